@@ -1,0 +1,3 @@
+from lanmatch.cli import main
+
+raise SystemExit(main())

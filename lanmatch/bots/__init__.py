@@ -1,0 +1,63 @@
+"""Bots: a seat's view and legal actions in, one action out (SPEC section 7).
+
+    from lanmatch.bots import make_bot
+    bot = make_bot("hard", game="colormatch", table="classic", seat=2, seed=7)
+    bot.observe(view)                 # after every change the seat can see
+    action = bot.choose(view, legal)  # one of `legal`
+
+A bot sees exactly what a player in its seat sees: nothing but the views it is
+given and the legal actions. It holds its own seeded RNG, so a game with bots
+replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+LEVELS = ("easy", "medium", "hard")
+
+
+class Bot:
+    """Base bot: remembers nothing, picks a random legal action (Easy)."""
+
+    level = "easy"
+
+    def __init__(self, game: str, table: str | None, seat: int, seed: int = 0):
+        self.game = game
+        self.table = table
+        self.seat = seat
+        self.rng = random.Random(f"{game}:{table}:{seat}:{seed}")
+
+    def observe(self, view: dict[str, Any]) -> None:
+        """Take note of a view (the base bot keeps nothing)."""
+
+    def choose(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """Return one of `legal_actions`.
+
+        Raises:
+            ValueError: `legal_actions` is empty (the seat may not act).
+        """
+        if not legal_actions:
+            raise ValueError(f"seat {self.seat} has no legal action to choose from")
+        return self.rng.choice(legal_actions)
+
+
+def make_bot(level: str, game: str = "colormatch", table: str | None = None, seat: int = 0, seed: int = 0) -> Bot:
+    """Build a bot of `level` for `game` (and `table`) sitting at `seat`.
+
+    Raises:
+        ValueError: unknown level or game.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")
+    if game == "dominoes":
+        from lanmatch.bots import dominoes
+
+        return dominoes.make(level, seat=seat, seed=seed)
+    if game == "colormatch":
+        return Bot(game, table or "classic", seat, seed)
+    raise ValueError(f"unknown game {game!r}")
+
+
+__all__ = ["LEVELS", "Bot", "make_bot"]
