@@ -1,0 +1,1146 @@
+"""The Color Match engine: one state machine, six tables as data.
+
+How this works. A `Table` declares what a table changes: its deck, how the
+starter is turned, whether you may draw while holding a play, which verb
+declines a drawn card, how penalty piles are answered (the ladder), whether a
++4 can be challenged, the last-card call, the scoring and the blocked-round
+rule. The specials (Bomb fuse, Shield, Turnover, Midnight Clock, All Pass,
+Color Hunt, 7-0, jump-in) are effects keyed by card symbol, and exist at a
+table because its deck holds those cards (or its options switch them on).
+
+The game moves through phases for the seat whose turn it is (`cur`):
+
+* `turn`      play a card, draw (or pass when nothing can be drawn);
+* `drawn`     a playable card was just drawn: play it, or keep/pass;
+* `pile`      a penalty pile waits: answer it on the ladder, or draw it;
+* `challenge` a +4 waits at a challenge table: accept, challenge, or stack;
+* `color`     name the active color (Wild starter, a flip onto a wild face).
+
+Beside the turn, last-card windows (`standard`, `cards`) let other seats act:
+the caller may `call`, the others may `catch`. Every move of the turn to a
+seat goes through `_handoff`, which counts Bomb fuses and Midnight Clocks and
+delivers waiting penalty piles, so those rules live in exactly one place.
+
+Cards are kept as their active face codes: a hand is a list of strings in the
+order they were received. At Day & Night a parallel list holds each card's far
+face, and a flip swaps the two lists everywhere. The draw and discard piles
+keep their top at the end of the list.
+
+Legal actions are computed once per state and kept as tuples
+`(type, card, color, swap_with, seat)`; `act` turns the incoming dict into the
+same tuple and checks membership, so a caller cannot smuggle anything past the
+rules by mutating a dict it was handed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from lanmatch.rules import cards as C
+from lanmatch.rules.errors import IllegalAction
+
+HAND_SIZE = 7
+EVENT_MEMORY = 32  # events a view carries
+
+TURN, DRAWN, PILE, CHALLENGE, COLOR, OVER = "turn", "drawn", "pile", "challenge", "color", "over"
+
+ACTION_TYPES = (
+    "play",
+    "draw",
+    "keep",
+    "pass",
+    "accept",
+    "challenge",
+    "call",
+    "catch",
+    "color",
+    "expire",
+)
+
+
+@dataclass(frozen=True)
+class Table:
+    """What one Color Match table declares (see the module docstring)."""
+
+    name: str
+    deck: str  # "standard" | "classic" | "siege" | "daynight"
+    number_starter: bool  # the first face-up card must be a number
+    starter_effects: bool  # standard: Skip/Reverse/+2/Wild starters act
+    draw_with_play: bool  # may draw while holding a playable card
+    decline: str  # verb declining a playable drawn card: "keep" | "pass"
+    queue: bool  # penalties wait on the victim (else applied at once)
+    ladder: tuple[tuple[str, tuple[str, ...]], ...]  # pile kind -> kinds that answer it
+    challenge: str | None  # None | "standard" (hand shown) | "toll"
+    call: str | None  # None | "standard" | "cards"
+    last_card_resolves: bool  # going out on a draw card: the draw resolves
+    scoring: str  # "winner" (scores the others' cards) | "classic" (total minus own)
+    blocked: str  # "lowest" | "drawn"
+    one_card_banner: bool
+    options: tuple[str, ...]  # house options this table accepts
+    default_target: int  # points of a match when the mode is "match"
+    default_clock: int  # seconds per move (used by the host)
+
+
+TABLES: dict[str, Table] = {
+    "standard": Table(
+        name="standard",
+        deck="standard",
+        number_starter=False,
+        starter_effects=True,
+        draw_with_play=True,
+        decline="pass",
+        queue=False,
+        ladder=(("+2", ("+2",)), ("+4", ("+4",))),  # used with the stacking option
+        challenge="standard",
+        call="standard",
+        last_card_resolves=True,
+        scoring="winner",
+        blocked="lowest",
+        one_card_banner=False,
+        options=("stacking", "jump_in", "seven_o", "mode", "target"),
+        default_target=500,
+        default_clock=30,
+    ),
+    "toll": Table(
+        name="toll",
+        deck="standard",
+        number_starter=True,
+        starter_effects=False,
+        draw_with_play=True,
+        decline="pass",
+        queue=False,
+        ladder=(),
+        challenge="toll",
+        call=None,
+        last_card_resolves=True,
+        scoring="winner",
+        blocked="lowest",
+        one_card_banner=False,
+        options=(),
+        default_target=0,
+        default_clock=90,
+    ),
+    "classic": Table(
+        name="classic",
+        deck="classic",
+        number_starter=True,
+        starter_effects=False,
+        draw_with_play=True,
+        decline="keep",
+        queue=True,
+        ladder=(("+2", ("+2",)), ("+4", ())),
+        challenge=None,
+        call=None,
+        last_card_resolves=False,
+        scoring="classic",
+        blocked="lowest",
+        one_card_banner=True,
+        options=(),
+        default_target=0,
+        default_clock=30,
+    ),
+    "daynight": Table(
+        name="daynight",
+        deck="daynight",
+        number_starter=True,
+        starter_effects=False,
+        draw_with_play=True,
+        decline="keep",
+        queue=True,
+        ladder=(("+1", ("+1",)), ("+5", ("+5",))),
+        challenge=None,
+        call=None,
+        last_card_resolves=False,
+        scoring="classic",
+        blocked="lowest",
+        one_card_banner=True,
+        options=(),
+        default_target=0,
+        default_clock=30,
+    ),
+    "siege": Table(
+        name="siege",
+        deck="siege",
+        number_starter=True,
+        starter_effects=False,
+        draw_with_play=True,
+        decline="keep",
+        queue=True,
+        ladder=(("+2", ("+2", "+4")), ("+4", ("+4",))),
+        challenge=None,
+        call=None,
+        last_card_resolves=False,
+        scoring="classic",
+        blocked="lowest",
+        one_card_banner=True,
+        options=(),
+        default_target=0,
+        default_clock=30,
+    ),
+    "cards": Table(
+        name="cards",
+        deck="standard",
+        number_starter=True,
+        starter_effects=False,
+        draw_with_play=False,
+        decline="pass",
+        queue=False,
+        ladder=(("+2", ("+2",)), ("+4", ("+4",))),  # used with the stacking option
+        challenge=None,
+        call="cards",
+        last_card_resolves=True,
+        scoring="winner",
+        blocked="drawn",
+        one_card_banner=False,
+        options=("strict_wild4", "stacking", "mode", "target", "date"),
+        default_target=200,
+        default_clock=30,
+    ),
+}
+
+_DECKS = {
+    "standard": C.standard_deck,
+    "classic": C.classic_deck,
+    "siege": C.siege_deck,
+}
+
+# Facts about every face, looked up on the hot path.
+_ALL_FACES = set(C.classic_deck()) | set(C.siege_deck()) | set(C.day_faces()) | set(C.night_faces())
+COLOR_OF = {f: C.color_of(f) for f in _ALL_FACES}
+SYM_OF = {f: C.symbol_of(f) for f in _ALL_FACES}
+NUMBER_FACE = {f: SYM_OF[f] in C.NUMBERS for f in _ALL_FACES}
+# the penalty kind a face adds to a pile ("+2", "+4", "+1", "+5") or None
+KIND_OF = {f: (SYM_OF[f] if SYM_OF[f] in C.DRAW_AMOUNT else ("+4" if f == "W+4" else None)) for f in _ALL_FACES}
+KIND_OF["W+4"] = "+4"
+
+_ACTION_KEY_FIELDS = ("type", "card", "color", "swap_with", "seat")
+
+
+def _key_to_dict(key: tuple) -> dict[str, Any]:
+    d: dict[str, Any] = {"type": key[0]}
+    if key[1] is not None:
+        d["card"] = key[1]
+    if key[2] is not None:
+        d["color"] = key[2]
+    if key[3] is not None:
+        d["swap_with"] = key[3]
+    if key[4] is not None:
+        d["seat"] = key[4]
+    return d
+
+
+def daily_seed(date: str) -> int:
+    """The seed of the `cards` daily deal for a UTC date `YYYY-MM-DD`.
+
+    Raises:
+        ValueError: `date` is not of the form YYYY-MM-DD.
+    """
+    parts = date.split("-") if isinstance(date, str) else []
+    if len(parts) != 3 or not all(p.isdigit() for p in parts) or len(parts[0]) != 4:
+        raise ValueError(f"the daily date must read YYYY-MM-DD, not {date!r}")
+    digest = hashlib.sha256(f"lanmatch-daily-{date}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class ColorMatch:
+    """One Color Match game (a single round, or a match to a points target).
+
+    See the module docstring for how it works, and SPEC section 3 for the API.
+    """
+
+    game = "colormatch"
+
+    def __init__(
+        self,
+        table: str = "classic",
+        players: int = 4,
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+        deck: list[str] | None = None,
+        first_seat: int | None = None,
+    ):
+        """Deal the first round.
+
+        Raises:
+            ValueError: unknown table, players outside 2-6 (3 for a daily
+                deal), an option the table does not have or a bad option value,
+                a rigged deck that is not exactly the table's cards, or a
+                `first_seat` outside the table.
+        """
+        if table not in TABLES:
+            raise ValueError(f"unknown table {table!r}; expected one of {', '.join(TABLES)}")
+        spec = self.spec = TABLES[table]
+        self.table = table
+        if type(players) is not int or not 2 <= players <= 6:
+            raise ValueError(f"Color Match seats 2 to 6 players, not {players!r}")
+        self.n = players
+        opts = dict(options or {})
+        for k in opts:
+            if k not in spec.options:
+                allowed = ", ".join(spec.options) or "none"
+                raise ValueError(f"table {table!r} has no option {k!r} (options: {allowed})")
+        for k in ("stacking", "jump_in", "seven_o", "strict_wild4"):
+            if k in opts and not isinstance(opts[k], bool):
+                raise ValueError(f"option {k!r} takes true or false, not {opts[k]!r}")
+        self.stacking = bool(opts.get("stacking", False))
+        self.jump_in = bool(opts.get("jump_in", False))
+        self.seven_o = bool(opts.get("seven_o", False))
+        self.strict_wild4 = bool(opts.get("strict_wild4", False))
+        mode = opts.get("mode", "single")
+        if mode not in ("single", "match", "daily") or (mode == "daily" and table != "cards"):
+            raise ValueError(f"mode {mode!r} is not played at table {table!r}")
+        target = opts.get("target", spec.default_target if mode == "match" else 0)
+        if type(target) is not int or target < 0:
+            raise ValueError(f"target must be a whole number of points, not {target!r}")
+        self.mode = "match" if (mode == "single" and target) else mode
+        self.target = target if self.mode == "match" else 0
+        self.daily = None
+        if mode == "daily":
+            if players != 3:
+                raise ValueError("the daily deal is played by exactly 3 players")
+            self.daily = opts.get("date")
+            seed = daily_seed(self.daily)
+        elif "date" in opts:
+            raise ValueError("option 'date' goes with mode 'daily'")
+        if first_seat is not None and (type(first_seat) is not int or not 0 <= first_seat < players):
+            raise ValueError(f"first_seat must be a seat 0-{players - 1}, not {first_seat!r}")
+        self.options = opts
+        self.rng = random.Random(seed)
+        self.ladder = dict(spec.ladder)
+        self.queue = spec.queue or self.stacking
+        self.daynight = spec.deck == "daynight"
+        self.scores = [0] * players
+        self.round = 0
+        self.step = 0
+        self.outcome: dict[str, Any] | None = None
+        self._events: list[dict[str, Any]] = []
+        self._private: dict[int, tuple[int, list[str]]] = {}
+        self._ev_n = 0
+        self._deal(deck, first_seat)
+
+    # ------------------------------------------------------------------ setup
+
+    def _fresh_deck(self, rigged: list[str] | None) -> tuple[list[str], list[str] | None]:
+        """The deck to deal, top first: its active faces and (Day & Night) far faces."""
+        if self.daynight:
+            days, nights = C.day_faces(), C.night_faces()
+            if rigged is None:
+                self.rng.shuffle(days)
+                self.rng.shuffle(nights)
+                return days, nights
+            try:
+                pairs = [c.split("/") for c in rigged]
+                d = [p[0] for p in pairs]
+                nn = [p[1] for p in pairs]
+            except (AttributeError, IndexError):
+                raise ValueError("a Day & Night deck is written DAY/NIGHT, e.g. R5/P+5") from None
+            if sorted(d) != sorted(days) or sorted(nn) != sorted(nights) or any(len(p) != 2 for p in pairs):
+                raise ValueError("a rigged Day & Night deck must hold every day and night face once")
+            return d, nn
+        full = _DECKS[self.spec.deck]()
+        if rigged is None:
+            self.rng.shuffle(full)
+            return full, None
+        if not isinstance(rigged, list) or sorted(map(str, rigged)) != sorted(full):
+            raise ValueError(f"a rigged deck for {self.table!r} must hold exactly its {len(full)} cards")
+        return list(rigged), None
+
+    def _deal(self, rigged: list[str] | None, first_seat: int | None) -> None:
+        n = self.n
+        faces, fars = self._fresh_deck(rigged)
+        self.round += 1
+        self.face = 0
+        k = HAND_SIZE * n
+        self.hands = [faces[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(n)]
+        rest = faces[k:]
+        if fars is not None:
+            self.fars = [fars[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(n)]
+            rest_far = fars[k:]
+        else:
+            self.fars = None
+            rest_far = None
+        # Turn the starter: non-numbers (or a standard +4) go to the bottom.
+        for _ in range(len(rest)):
+            top = rest[0]
+            bad = (not NUMBER_FACE[top]) if self.spec.number_starter else (top == "W+4")
+            if not bad:
+                break
+            rest.append(rest.pop(0))
+            if rest_far is not None:
+                rest_far.append(rest_far.pop(0))
+        else:
+            raise ValueError("the deck has no card that may start the pile")
+        starter = rest.pop(0)
+        self.disc = [starter]
+        self.pile = rest[::-1]
+        if rest_far is not None:
+            self.disc_far = [rest_far.pop(0)]
+            self.pile_far = rest_far[::-1]
+        else:
+            self.disc_far = self.pile_far = None
+        self.color = COLOR_OF[starter]
+        self.dir = 1
+        self.pending = 0
+        self.pend_kind: str | None = None
+        self.pend_cards = 0
+        self.w4: dict[str, Any] | None = None
+        self.shown: dict[int, dict[str, Any]] = {}
+        self.fuse: int | None = None
+        self.fuse_fresh = False
+        self.blast = 0
+        self.clock: int | None = None
+        self.clock_fresh = False
+        self.shields: dict[int, str] = {}
+        self.windows: dict[int, tuple[bool, bool]] = {}  # seat -> (may call, may be caught)
+        self.idle = 0
+        self.turns = [0] * n
+        self.drawn = -1
+        self.color_then = TURN
+        if first_seat is None:
+            first_seat = self.rng.randrange(n)
+        self.first_seat = first_seat
+        self._cache: dict[int, list[tuple]] = {}
+        self._to_act: list[int] | None = None
+        self._emit({"type": "deal", "round": self.round, "top": starter, "first": first_seat})
+        self.cur = first_seat
+        self.phase = TURN
+        self.turns[first_seat] += 1
+        if self.spec.starter_effects:
+            sym = SYM_OF[starter]
+            if sym == "S":
+                self._emit({"type": "skipped", "seat": first_seat})
+                self._handoff(self._next(first_seat))
+            elif sym == "R":
+                self.dir = -1
+                self._emit({"type": "reverse", "direction": -1})
+            elif sym == "+2":
+                got = self._draw(first_seat, 2)
+                self._emit({"type": "penalty", "seat": first_seat, "count": got})
+                self._handoff(self._next(first_seat))
+            elif starter == "W":
+                self.phase = COLOR
+                self.color_then = TURN
+
+    # ----------------------------------------------------------- small tools
+
+    def _emit(self, event: dict[str, Any], private: tuple[int, list[str]] | None = None) -> dict:
+        self._ev_n += 1
+        event["n"] = self._ev_n
+        self._events.append(event)
+        if private is not None:
+            self._private[self._ev_n] = private
+        if len(self._events) > 2 * EVENT_MEMORY:
+            del self._events[:EVENT_MEMORY]
+            floor = self._events[0]["n"]
+            for key in [k for k in self._private if k < floor]:
+                del self._private[key]
+        return event
+
+    def _next(self, seat: int, steps: int = 1) -> int:
+        return (seat + self.dir * steps) % self.n
+
+    def _colors(self) -> str:
+        return C.NIGHT_COLORS if self.face else C.DAY_COLORS
+
+    def _drawable(self) -> bool:
+        return bool(self.pile) or len(self.disc) > 1
+
+    def _reshuffle(self) -> None:
+        """Shuffle the discards under the top card back into the draw pile."""
+        top = self.disc.pop()
+        pile = self.disc
+        if self.disc_far is not None:
+            top_far = self.disc_far.pop()
+            both = list(zip(pile, self.disc_far, strict=True))
+            self.rng.shuffle(both)
+            self.pile = [a for a, _ in both]
+            self.pile_far = [b for _, b in both]
+            self.disc_far = [top_far]
+        else:
+            self.rng.shuffle(pile)
+            self.pile = pile
+        self.disc = [top]
+        self._emit({"type": "reshuffle", "draw_pile": len(self.pile)})
+
+    def _draw(self, seat: int, count: int) -> int:
+        """Draw up to `count` cards into `seat`'s hand; returns how many came."""
+        hand = self.hands[seat]
+        got = []
+        for _ in range(count):
+            if not self.pile:
+                if len(self.disc) <= 1:
+                    break
+                self._reshuffle()
+            got.append(self.pile.pop())
+            if self.fars is not None:
+                self.fars[seat].append(self.pile_far.pop())
+        hand.extend(got)
+        if got:
+            self._emit({"type": "draw", "seat": seat, "count": len(got)}, (seat, got))
+        return len(got)
+
+    # ------------------------------------------------------------- public API
+
+    @property
+    def to_act(self) -> list[int]:
+        """Seats that may act now (several while a last-card window is open)."""
+        if self._to_act is None:
+            self._to_act = self._compute_to_act()
+        return list(self._to_act)
+
+    def _compute_to_act(self) -> list[int]:
+        if self.outcome is not None:
+            return []
+        seats = {self.cur}
+        for s, (may_call, catchable) in self.windows.items():
+            if may_call:
+                seats.add(s)
+            if catchable:
+                seats.update(o for o in range(self.n) if o != s)
+        if self._jump_open():
+            top = self.disc[-1]
+            seats.update(s for s in range(self.n) if top in self.hands[s])
+        return sorted(seats)
+
+    def _jump_open(self) -> bool:
+        return (
+            self.jump_in
+            and self.phase == TURN
+            and not self.pending
+            and not self.windows
+            and COLOR_OF[self.disc[-1]] is not None
+        )
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """Every action `seat` may take now, each in full (a wild once per color).
+
+        An empty list for a seat that may not act (or one not at the table).
+        """
+        keys = self._legal(seat) if type(seat) is int else ()
+        return [_key_to_dict(k) for k in keys]
+
+    def _legal(self, seat: int) -> list[tuple]:
+        keys = self._cache.get(seat)
+        if keys is None:
+            keys = self._cache[seat] = self._compute_legal(seat) if 0 <= seat < self.n else []
+        return keys
+
+    def _compute_legal(self, seat: int) -> list[tuple]:
+        if self.outcome is not None:
+            return []
+        out: list[tuple] = []
+        if seat == self.cur:
+            self._main_legal(seat, out)
+        elif self._jump_open():
+            top = self.disc[-1]
+            if top in self.hands[seat]:
+                self._add_play(seat, top, out)
+        for s, (may_call, catchable) in self.windows.items():
+            if s == seat and may_call:
+                out.append(("call", None, None, None, None))
+            elif s != seat and catchable:
+                out.append(("catch", None, None, None, s))
+        return out
+
+    def _add_play(self, seat: int, card: str, out: list[tuple]) -> None:
+        """Add the play of `card` in every form it may take."""
+        if card[0] == "W":
+            for c in self._colors():
+                out.append(("play", card, c, None, None))
+        elif self.seven_o and SYM_OF[card] == "7" and len(self.hands[seat]) > 1:
+            for s in range(self.n):
+                if s != seat:
+                    out.append(("play", card, None, s, None))
+        else:
+            out.append(("play", card, None, None, None))
+
+    def _playable(self, seat: int, card: str) -> bool:
+        """May `card` be played in an ordinary turn (no pile waiting)?"""
+        col = COLOR_OF[card]
+        if col is None:
+            if card == "W+4" and self.strict_wild4:
+                return not self._has_match(seat)
+            return True
+        sym = SYM_OF[card]
+        if sym == "H" and seat in self.shields:
+            return False
+        return col == self.color or sym == SYM_OF[self.disc[-1]]
+
+    def _has_match(self, seat: int) -> bool:
+        """Does the hand hold a colored card matching by color or symbol?"""
+        color, top_sym = self.color, SYM_OF[self.disc[-1]]
+        return any(COLOR_OF[c] == color or SYM_OF[c] == top_sym for c in self.hands[seat] if c[0] != "W")
+
+    def _answers(self, card: str) -> bool:
+        """May `card` answer the waiting penalty pile?"""
+        if SYM_OF[card] == "H":  # Siege: a Shield of any color cancels a pile
+            return True
+        return KIND_OF[card] in self.ladder.get(self.pend_kind, ())
+
+    def _main_legal(self, seat: int, out: list[tuple]) -> None:
+        phase = self.phase
+        hand = self.hands[seat]
+        if phase == TURN:
+            seen = set()
+            can_play = False
+            for card in hand:
+                if card in seen:
+                    continue
+                seen.add(card)
+                if self._playable(seat, card):
+                    can_play = True
+                    self._add_play(seat, card, out)
+            if self.spec.draw_with_play or not can_play:
+                out.append(("draw" if self._drawable() else "pass", None, None, None, None))
+        elif phase == DRAWN:
+            self._add_play(seat, hand[self.drawn], out)
+            out.append((self.spec.decline, None, None, None, None))
+        elif phase == PILE:
+            seen = set()
+            for card in hand:
+                if card not in seen:
+                    seen.add(card)
+                    if self._answers(card):
+                        self._add_play(seat, card, out)
+            out.append(("draw", None, None, None, None))
+        elif phase == CHALLENGE:
+            out.append(("accept", None, None, None, None))
+            if self.pend_cards == 1:
+                out.append(("challenge", None, None, None, None))
+            if self.stacking and "W+4" in hand:
+                self._add_play(seat, "W+4", out)
+        elif phase == COLOR:
+            for c in self._colors():
+                out.append(("color", None, c, None, None))
+
+    def act(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """Apply `action` for `seat`; return the public events it caused.
+
+        Raises:
+            IllegalAction: the game is over, the seat is not at the table or
+                may not act now, the action is malformed or not allowed by the
+                rules now. The state is unchanged.
+        """
+        if self.outcome is not None:
+            raise IllegalAction("The game is over.")
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise IllegalAction(f"There is no seat {seat!r} at this table (seats 0-{self.n - 1}).")
+        if not isinstance(action, dict):
+            raise IllegalAction("An action is a map with a 'type', e.g. {'type': 'draw'}.")
+        typ = action.get("type")
+        if typ not in ACTION_TYPES:
+            raise IllegalAction(f"Unknown action type {typ!r}; expected one of {', '.join(ACTION_TYPES)}.")
+        mark = self._ev_n
+        if typ == "expire":
+            self._expire(seat, action)
+        else:
+            key = (typ, action.get("card"), action.get("color"), action.get("swap_with"), action.get("seat"))
+            legal = self._legal(seat)
+            if key not in legal or (key[3] is not None and type(key[3]) is not int) or (
+                key[4] is not None and type(key[4]) is not int
+            ):
+                raise IllegalAction(self._why(seat, key))
+            self._apply(seat, key)
+        self.step += 1
+        self._cache = {}
+        self._to_act = None
+        return [e for e in self._events if e["n"] > mark]
+
+    # ----------------------------------------------------------- applying
+
+    def _apply(self, seat: int, key: tuple) -> None:
+        typ = key[0]
+        self.shown = {}
+        if typ == "call":
+            del self.windows[seat]
+            self._emit({"type": "call", "seat": seat})
+            return
+        if typ == "catch":
+            caught = key[4]
+            del self.windows[caught]
+            got = self._draw(caught, 2)
+            self._emit({"type": "caught", "seat": caught, "by": seat, "count": got})
+            return
+        if self.spec.call == "standard" and self.windows and seat == self.cur:
+            self.windows.clear()  # the next player's action closes the window
+        if typ == "play":
+            self._play(seat, key[1], key[2], key[3])
+        elif typ == "draw":
+            self._do_draw(seat)
+        elif typ in ("keep", "pass"):
+            if self.phase == DRAWN:
+                self._emit({"type": typ, "seat": seat})
+            else:
+                self.idle += 1
+                self._emit({"type": "pass", "seat": seat})
+                if self.idle >= self.n:
+                    self._end_round(None)
+                    return
+            self._handoff(self._next(seat))
+        elif typ == "accept":
+            got = self._take_pile(seat)
+            self._emit({"type": "accept", "seat": seat, "count": got})
+            self._handoff(self._next(seat))
+        elif typ == "challenge":
+            self._challenge(seat)
+        elif typ == "color":
+            self.color = key[2]
+            self._emit({"type": "color", "seat": seat, "color": key[2]})
+            self._begin_turn(seat, self.color_then)
+        self._prune_windows()
+
+    def _prune_windows(self) -> None:
+        for s in [s for s in self.windows if len(self.hands[s]) != 1]:
+            del self.windows[s]
+
+    def _take_pile(self, seat: int) -> int:
+        want = self.pending
+        self.pending, self.pend_kind, self.pend_cards, self.w4 = 0, None, 0, None
+        got = self._draw(seat, want)
+        if got < want:
+            self._emit({"type": "lapsed", "seat": seat, "count": want - got})
+        return got
+
+    def _do_draw(self, seat: int) -> None:
+        if self.phase == PILE:
+            got = self._take_pile(seat)
+            self._emit({"type": "penalty", "seat": seat, "count": got})
+            self.idle = 0 if got else self.idle + 1
+            if self.idle >= self.n:
+                self._end_round(None)
+                return
+            self._handoff(self._next(seat))
+            return
+        self.idle = 0
+        self._draw(seat, 1)
+        hand = self.hands[seat]
+        card = hand[-1]
+        if self._playable(seat, card):
+            self.phase = DRAWN
+            self.drawn = len(hand) - 1
+        else:
+            self._handoff(self._next(seat))
+
+    def _challenge(self, seat: int) -> None:
+        w4 = self.w4
+        player = w4["player"]
+        if self.spec.challenge == "standard":
+            self.shown = {seat: {"seat": player, "hand": list(w4["hand"])}}
+        self.pending, self.pend_kind, self.pend_cards, self.w4 = 0, None, 0, None
+        if w4["guilty"]:
+            got = self._draw(player, 4)
+            self._emit({"type": "challenge", "seat": seat, "of": player, "won": True, "count": got})
+            self.phase = TURN  # the challenger takes the turn normally
+        else:
+            got = self._draw(seat, 6)
+            self._emit({"type": "challenge", "seat": seat, "of": player, "won": False, "count": got})
+            self._handoff(self._next(seat))
+
+    def _remove(self, seat: int, card: str) -> str | None:
+        """Take `card` from the hand (the drawn one in `drawn`, else the one held longest)."""
+        hand = self.hands[seat]
+        i = self.drawn if self.phase == DRAWN and seat == self.cur else hand.index(card)
+        del hand[i]
+        if self.fars is not None:
+            return self.fars[seat].pop(i)
+        return None
+
+    def _discard(self, card: str, far: str | None) -> None:
+        self.disc.append(card)
+        if far is not None:
+            self.disc_far.append(far)
+
+    def _play(self, seat: int, card: str, color: str | None, swap: int | None) -> None:
+        phase = self.phase
+        before = self.color
+        if seat != self.cur:  # jump-in: play continues from the jumper
+            self._emit({"type": "jump_in", "seat": seat})
+            self.cur = seat
+        far = self._remove(seat, card)
+        self.idle = 0
+        sym = SYM_OF[card]
+        hand = self.hands[seat]
+        out = not hand
+        ev = {"type": "play", "seat": seat, "card": card}
+        if color is not None:
+            ev["color"] = color
+        self._emit(ev)
+
+        # Siege Shield: cancel a waiting pile, or stand in front of the player.
+        if sym == "H":
+            if phase == PILE:
+                self.pending, self.pend_kind, self.pend_cards = 0, None, 0
+                self._discard(card, far)
+                self.color = COLOR_OF[card]
+                self._emit({"type": "shield_cancel", "seat": seat})
+            elif out:
+                self._discard(card, far)
+            else:
+                self.shields[seat] = card
+                self._emit({"type": "shield_stand", "seat": seat})
+            if out:
+                self._end_round(seat)
+            else:
+                self._handoff(self._next(seat))
+            return
+
+        self._discard(card, far)
+        self.color = color if color is not None else COLOR_OF[card]
+        kind = KIND_OF[card]
+        if out:
+            if kind is not None and self.spec.last_card_resolves:
+                victim = self._next(seat)
+                want = self.pending + C.DRAW_AMOUNT[kind]
+                self.pending, self.pend_cards = 0, 0
+                got = self._draw(victim, want)
+                self._emit({"type": "penalty", "seat": victim, "count": got})
+            self._end_round(seat)
+            return
+
+        if kind is not None:
+            if kind == "+4" and self.spec.challenge and phase != CHALLENGE:
+                self.w4 = {
+                    "player": seat,
+                    "guilty": any(COLOR_OF[c] == before for c in hand),
+                    "hand": list(hand),
+                }
+            self.pending += C.DRAW_AMOUNT[kind]
+            self.pend_kind = kind
+            self.pend_cards += 1
+        if self.spec.call and len(hand) == 1:
+            self.windows[seat] = (True, self.spec.call == "standard")
+            self._emit({"type": "last_card", "seat": seat})
+
+        if sym == "S":
+            self._emit({"type": "skipped", "seat": self._next(seat)})
+            self._handoff(self._next(seat, 2))
+        elif sym == "R":
+            self.dir = -self.dir
+            self._emit({"type": "reverse", "direction": self.dir})
+            self._handoff(self._next(seat, 2 if self.n == 2 else 1))
+        elif sym == "A":
+            self._emit({"type": "all_pass", "seat": seat})
+            self._handoff(seat)
+        elif sym == "B":
+            if self.fuse is not None:
+                self.blast += 2
+            else:
+                self.blast = 4
+            self.fuse, self.fuse_fresh = 3, True
+            self._emit({"type": "fuse", "fuse": 3, "blast": self.blast})
+            self._handoff(self._next(seat))
+        elif card == "WC":
+            self.clock, self.clock_fresh = 3, True
+            self._emit({"type": "clock", "clock": 3})
+            self._handoff(self._next(seat))
+        elif card == "WH":
+            victim = self._next(seat)
+            got = 0
+            for _ in range(len(self.pile) + len(self.disc)):
+                if not self._draw(victim, 1):
+                    break
+                got += 1
+                if COLOR_OF[self.hands[victim][-1]] == color:
+                    break
+            self._emit({"type": "hunt", "seat": victim, "color": color, "count": got})
+            self._handoff(self._next(seat, 2))
+        elif sym == "T":
+            self._flip(seat)
+            if self.disc[-1][0] == "W":
+                self.phase = COLOR
+                self.color_then = "handoff"
+                self.cur = seat
+            else:
+                self._handoff(self._next(seat))
+        elif self.seven_o and sym == "7" and swap is not None:
+            self.hands[seat], self.hands[swap] = self.hands[swap], self.hands[seat]
+            self._emit({"type": "swap", "seat": seat, "with": swap})
+            self._handoff(self._next(seat))
+        elif self.seven_o and sym == "0":
+            hands = self.hands
+            self.hands = [hands[(s - self.dir) % self.n] for s in range(self.n)]
+            self._emit({"type": "rotate", "direction": self.dir})
+            self._handoff(self._next(seat))
+        else:
+            self._handoff(self._next(seat))
+
+    def _flip(self, seat: int | None) -> None:
+        """Turn the whole table over (Day & Night)."""
+        self.face ^= 1
+        for s in range(self.n):
+            self.hands[s], self.fars[s] = self.fars[s], self.hands[s]
+        self.pile, self.pile_far = self.pile_far, self.pile
+        self.disc, self.disc_far = self.disc_far, self.disc
+        top = self.disc[-1]
+        self.color = COLOR_OF[top]
+        self._emit({"type": "flip", "face": "night" if self.face else "day", "top": top, "by": seat})
+
+    # ------------------------------------------------------------- hand-offs
+
+    def _handoff(self, seat: int) -> None:
+        """Hand the turn to `seat`: count fuses and clocks, deliver penalty piles."""
+        while True:
+            self.cur = seat
+            self.turns[seat] += 1
+            self.drawn = -1
+            name_color = False
+            if self.fuse is not None:
+                if self.fuse_fresh:
+                    self.fuse_fresh = False
+                else:
+                    self.fuse -= 1
+                    if self.fuse == 0:
+                        blast, self.fuse, self.blast = self.blast, None, 0
+                        got = self._draw(seat, blast)
+                        self._emit({"type": "blast", "seat": seat, "count": got})
+            if self.clock is not None:
+                if self.clock_fresh:
+                    self.clock_fresh = False
+                else:
+                    self.clock -= 1
+                    if self.clock == 0:
+                        self.clock = None
+                        self._flip(None)
+                        name_color = self.disc[-1][0] == "W"
+            if self.pending and seat in self.shields:
+                shield = self.shields.pop(seat)
+                self.disc.insert(len(self.disc) - 1, shield)
+                self.pending, self.pend_kind, self.pend_cards = 0, None, 0
+                self._emit({"type": "shield_absorb", "seat": seat})
+            if self.pending and not self.queue and not (self.pend_kind == "+4" and self.spec.challenge):
+                got = self._take_pile(seat)
+                self._emit({"type": "penalty", "seat": seat, "count": got})
+                seat = self._next(seat)
+                continue
+            if name_color:
+                self.phase = COLOR
+                self.color_then = TURN
+            else:
+                self._begin_turn(seat, TURN)
+            return
+
+    def _begin_turn(self, seat: int, then: str) -> None:
+        if then == "handoff":
+            self._handoff(self._next(seat))
+            return
+        self.cur = seat
+        if self.pending:
+            self.phase = CHALLENGE if (self.pend_kind == "+4" and self.spec.challenge) else PILE
+        else:
+            self.phase = TURN
+
+    def _expire(self, seat: int, action: dict[str, Any]) -> None:
+        """The host ends a timed window of `seat` (SPEC section 3, `expire`)."""
+        penalty = action.get("penalty", False)
+        if not isinstance(penalty, bool):
+            raise IllegalAction("'penalty' of an expire is true or false.")
+        if seat in self.windows:
+            may_call, catchable = self.windows[seat]
+            if penalty:
+                del self.windows[seat]
+                got = self._draw(seat, 2)
+                self._emit({"type": "missed_call", "seat": seat, "count": got})
+            elif may_call and not catchable:
+                self.windows[seat] = (False, True)
+                self._emit({"type": "catchable", "seat": seat})
+            else:
+                del self.windows[seat]
+                self._emit({"type": "window_closed", "seat": seat})
+            return
+        if self.phase == DRAWN and seat == self.cur and self.spec.decline == "keep":
+            card = self.hands[seat][self.drawn]
+            color = None
+            if card[0] == "W":
+                held = [COLOR_OF[c] for i, c in enumerate(self.hands[seat]) if i != self.drawn]
+                color = max(self._colors(), key=lambda c: held.count(c))
+            self._apply(seat, ("play", card, color, None, None))
+            return
+        raise IllegalAction(f"Seat {seat} has no timed window to expire now.")
+
+    # ------------------------------------------------------------- scoring
+
+    def _points(self, code: str) -> int:
+        return C.daynight_points(code) if self.daynight else C.standard_points(code)
+
+    def _end_round(self, winner: int | None) -> None:
+        n = self.n
+        held = [sum(self._points(c) for c in h) for h in self.hands]
+        if winner is not None:
+            winners, reason = [winner], "out"
+        elif self.spec.blocked == "drawn":
+            winners, reason = [], "blocked"
+        else:
+            low = min((held[s], len(self.hands[s])) for s in range(n))
+            winners = [s for s in range(n) if (held[s], len(self.hands[s])) == low]
+            reason = "blocked"
+        if self.spec.scoring == "classic":
+            total = sum(held)
+            points = [total - held[s] for s in range(n)]
+        else:
+            others = sum(held[s] for s in range(n) if s not in winners)
+            points = [others if s in winners else 0 for s in range(n)]
+        self.windows.clear()
+        self.phase = OVER
+        self._emit({"type": "round_over", "round": self.round, "winners": winners, "points": points, "reason": reason})
+        hands = [list(h) for h in self.hands]
+        if self.mode == "match":
+            self.scores = [a + b for a, b in zip(self.scores, points, strict=True)]
+            best = max(self.scores)
+            if best < self.target:
+                self._deal(None, (self.first_seat + 1) % n)
+                return
+            winners = [s for s in range(n) if self.scores[s] == best]
+            points = list(self.scores)
+        else:
+            self.scores = list(points)
+        self.outcome = {
+            "winners": winners,
+            "points": points,
+            "reason": reason,
+            "hands": hands,
+            "turns": list(self.turns),
+            "rounds": self.round,
+        }
+        self._emit({"type": "game_over", "winners": winners, "points": points})
+
+    # ------------------------------------------------------------- views
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """All that `seat` may see, as plain msgpack-able data.
+
+        Raises:
+            IllegalAction: `seat` is not at the table.
+        """
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise IllegalAction(f"There is no seat {seat!r} at this table (seats 0-{self.n - 1}).")
+        events = []
+        for e in self._events[-EVENT_MEMORY:]:
+            p = self._private.get(e["n"])
+            if p is not None and p[0] == seat:
+                e = {**e, "cards": list(p[1])}
+            events.append(e)
+        v: dict[str, Any] = {
+            "game": "colormatch",
+            "table": self.table,
+            "seat": seat,
+            "players": self.n,
+            "hand": list(self.hands[seat]),
+            "counts": [len(h) for h in self.hands],
+            "top": self.disc[-1],
+            "color": self.color,
+            "direction": self.dir,
+            "to_act": self.to_act,
+            "turn": self.cur,
+            "phase": self.phase,
+            "pending": self.pending,
+            "pending_kind": self.pend_kind,
+            "fuse": self.fuse if self.spec.deck == "classic" else self.clock,
+            "draw_pile": len(self.pile),
+            "discards": len(self.disc),
+            "windows": [
+                {"seat": s, "call": c, "catch": k} for s, (c, k) in sorted(self.windows.items())
+            ],
+            "scores": list(self.scores),
+            "round": self.round,
+            "mode": self.mode,
+            "target": self.target,
+            "options": dict(self.options),
+            "step": self.step,
+            "events": events,
+            "outcome": self.outcome,
+        }
+        if self.spec.deck == "classic":
+            v["blast"] = self.blast if self.fuse is not None else 0
+        if self.spec.one_card_banner:
+            v["one_card"] = [s for s in range(self.n) if len(self.hands[s]) == 1]
+        if self.daynight:
+            v["face"] = "night" if self.face else "day"
+            v["far"] = {s: sorted(self.fars[s]) for s in range(self.n) if s != seat}
+            v["draw_far"] = self.pile_far[-1] if self.pile_far else None
+        if self.spec.deck == "siege":
+            v["shields"] = sorted(self.shields)
+        if seat in self.shown:
+            v["shown"] = self.shown[seat]
+        if self.phase == DRAWN and seat == self.cur:
+            v["drawn"] = self.hands[seat][self.drawn]
+        if self.daily is not None:
+            v["daily"] = self.daily
+        return v
+
+    def cards_in_play(self) -> list[str]:
+        """Every physical card at the table (hands, piles, standing Shields).
+
+        For tests and replay checks; never sent to a peer. Day & Night cards are
+        written DAY/NIGHT whatever face is up.
+        """
+        faces = [c for h in self.hands for c in h] + self.pile + self.disc + list(self.shields.values())
+        if self.fars is None:
+            return faces
+        fars = [c for h in self.fars for c in h] + self.pile_far + self.disc_far
+        if self.face:
+            faces, fars = fars, faces
+        return [f"{a}/{b}" for a, b in zip(faces, fars, strict=True)]
+
+    # ------------------------------------------------------------ diagnosis
+
+    def _why(self, seat: int, key: tuple) -> str:
+        """A sentence saying why `key` is not legal for `seat` now."""
+        typ, card, color = key[0], key[1], key[2]
+        if seat not in self.to_act:
+            return f"It is not your turn: seat {self.cur} is to play."
+        legal = self._legal(seat)
+        verbs = sorted({k[0] for k in legal})
+        hand = self.hands[seat]
+        if typ == "play":
+            if not isinstance(card, str) or not card:
+                return "A play names the card, e.g. {'type': 'play', 'card': 'R5'}."
+            if card not in COLOR_OF:
+                return f"{card!r} is not a Color Match card."
+            if card not in hand:
+                return f"You do not hold {card}."
+            if self.phase == COLOR:
+                return "Name the active color first."
+            if self.phase == DRAWN and seat == self.cur and card != hand[self.drawn]:
+                return f"After drawing you may only play the card you drew ({hand[self.drawn]}) or {self.spec.decline}."
+            if self.phase == CHALLENGE and seat == self.cur and card != "W+4":
+                return f"A +4 waits on you: accept it{' or challenge it' if self.pend_cards == 1 else ''}."
+            if self.phase == PILE and seat == self.cur and not self._answers(card):
+                return f"A penalty pile of {self.pending} waits on you: {card} cannot answer it; answer on the ladder or draw it."
+            if seat != self.cur:
+                return "Out of turn you may only jump in with the very card on top (when jump-in is on)."
+            if card[0] == "W":
+                if color not in self._colors():
+                    return f"Name the color for {card}: one of {', '.join(self._colors())}."
+                if card == "W+4" and self.strict_wild4:
+                    return "+4 Wild is legal only when no other card of yours matches (strict_wild4)."
+            elif color is not None:
+                return f"{card} has its own color; do not name one."
+            if self.seven_o and SYM_OF[card] == "7" and len(hand) > 1:
+                if type(key[3]) is not int or not 0 <= key[3] < self.n or key[3] == seat:
+                    return "A 7 swaps hands: name another seat with 'swap_with'."
+            elif key[3] is not None:
+                return "'swap_with' goes only with a 7 when 7-0 is on."
+            if SYM_OF[card] == "H" and seat in self.shields:
+                return "You already have a standing Shield."
+            return f"{card} does not match the top card {self.disc[-1]} (active color {self.color})."
+        if typ == "draw":
+            if self.phase == DRAWN:
+                return f"You have drawn already: play the card or {self.spec.decline}."
+            if not self._drawable():
+                return "Nothing can be drawn: play or pass."
+            if not self.spec.draw_with_play:
+                return "At this table you draw only when no card of yours can be played."
+        if typ == "pass" and self._drawable() and self.phase == TURN:
+            return "You may pass only when nothing can be drawn; draw instead."
+        if typ == "color" and color is not None and self.phase == COLOR:
+            return f"{color!r} is not a color here; name one of {', '.join(self._colors())}."
+        if typ == "catch":
+            return "Nobody can be caught now: catch names a seat whose last-card window is open."
+        if typ == "call":
+            return "You have no last card to call now."
+        if typ == "challenge" and self.phase == CHALLENGE:
+            return "Only a lone +4 can be challenged, not a pile."
+        return f"You cannot {typ} now; you may: {', '.join(verbs) or 'nothing'}."

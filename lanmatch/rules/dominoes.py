@@ -1,0 +1,513 @@
+"""Dominoes, the draw game to 100 (SPEC section 6, seed 002), as a pure engine.
+
+    g = Dominoes(players=2, seed=7)
+    g.to_act                  # [seat] while the match runs, [] after it
+    g.legal_actions(seat)     # [{"type": "play", "tile": "6-4", "end": "left"}, ...]
+    g.act(seat, action)       # -> public events; raises IllegalAction(reason)
+    g.view(seat)              # what that seat may see, plain msgpack-able data
+    g.outcome                 # None, then {"winners", "points", "reason"}
+
+How this works
+--------------
+Tiles are numbered 0..27 in (high, low) order: 0-0, 1-0, 1-1, 2-0, ..., 6-6.
+A hand is an int bitmask of tile numbers, so "which of my tiles carry a 4" is
+one AND with ``PIP_MASK[4]``. The line is a deque of tile codes written left
+pip first; ``_left`` and ``_right`` hold the open ends (both None before the
+round's first tile).
+
+Exactly one seat acts at a time (``_turn``). Its legal actions are computed
+once per state and cached as small int keys: a play is ``tile * 2 + end``
+(end 0 left, 1 right), then ``DRAW`` and ``PASS``. ``act`` turns the caller's
+dict into such a key and looks it up in the cache, so nothing the caller holds
+(and might mutate later) is trusted, and every check happens before anything
+changes: a rejected action leaves the state exactly as it was.
+
+A round that ends is scored inside the ``act`` that ended it, and unless the
+match is over the next round is dealt at once from the game's own seeded RNG.
+So after every ``act`` either one seat is to act or ``outcome`` is set. The
+engine never reads a clock and never touches the global ``random``.
+
+Decisions the seed leaves open are listed in docs/rules/dominoes.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, deque
+from typing import Any
+
+from lanmatch.rules.errors import IllegalAction
+
+TARGET = 100
+"""Match points that end the match (``options={"target": N}`` changes it)."""
+
+HAND_SIZE = {2: 7, 3: 5, 4: 5}
+"""Tiles dealt to each seat, by player count."""
+
+EVENT_LOG = 30
+"""How many of the latest public events a view carries."""
+
+ENDS = ("left", "right")
+
+#: Tile codes by tile number: "0-0", "1-0", "1-1", "2-0", ..., "6-6".
+TILES: tuple[str, ...] = tuple(f"{hi}-{lo}" for hi in range(7) for lo in range(hi + 1))
+#: (high, low) pips by tile number.
+TILE_PIPS: tuple[tuple[int, int], ...] = tuple((hi, lo) for hi in range(7) for lo in range(hi + 1))
+#: Bitmask of the tiles that carry pip p, for p in 0..6.
+PIP_MASK: tuple[int, ...] = tuple(
+    sum(1 << i for i, pips in enumerate(TILE_PIPS) if p in pips) for p in range(7)
+)
+#: Tile number by code; either pip order is understood ("6-4" and "4-6").
+TILE_INDEX: dict[str, int] = {}
+for _i, (_hi, _lo) in enumerate(TILE_PIPS):
+    TILE_INDEX[f"{_hi}-{_lo}"] = _i
+    TILE_INDEX[f"{_lo}-{_hi}"] = _i
+
+#: Who leads a round: the highest double dealt, else the heaviest tile
+#: (ties: the tile with the higher end). The first tile in this order that
+#: any hand holds is the lead.
+LEAD_ORDER: tuple[int, ...] = tuple(
+    sorted(
+        range(28),
+        key=lambda i: (TILE_PIPS[i][0] == TILE_PIPS[i][1], sum(TILE_PIPS[i]), TILE_PIPS[i][0]),
+        reverse=True,
+    )
+)
+
+DRAW = 56
+PASS = 57
+
+# _OTHER[tile * 7 + p]: the pip of `tile` left open when its p side is matched.
+_OTHER = [0] * (28 * 7)
+# _WRITTEN[tile * 7 + p]: `tile` written with pip p first ("3-6").
+_WRITTEN = [""] * (28 * 7)
+for _i, (_hi, _lo) in enumerate(TILE_PIPS):
+    _OTHER[_i * 7 + _hi] = _lo
+    _OTHER[_i * 7 + _lo] = _hi
+    _WRITTEN[_i * 7 + _hi] = f"{_hi}-{_lo}"
+    _WRITTEN[_i * 7 + _lo] = f"{_lo}-{_hi}"
+
+# The action dict for each key; legal_actions hands out copies.
+_ACTION: list[dict[str, Any]] = [
+    {"type": "play", "tile": TILES[k >> 1], "end": ENDS[k & 1]} for k in range(DRAW)
+]
+_ACTION.append({"type": "draw"})
+_ACTION.append({"type": "pass"})
+
+_HAND_ORDER = tuple(range(27, -1, -1))  # views list a hand 6-6, 6-5, ..., 0-0
+
+
+def pip_count(hand: int) -> int:
+    """Pips on the tiles of a hand bitmask."""
+    total = 0
+    while hand:
+        low = hand & -hand
+        hi, lo = TILE_PIPS[low.bit_length() - 1]
+        total += hi + lo
+        hand ^= low
+    return total
+
+
+def match_winners(totals: list[int], target: int = TARGET) -> list[int] | None:
+    """Who won a match with these totals, or None while nobody has `target`.
+
+    Several seats past the target: the higher total wins; equal highest totals
+    are a draw, which returns an empty list. (Only a round's winner scores, so
+    in play at most one seat crosses the target in a round; the rule is kept
+    for the seed's sake and tested directly.)
+    """
+    top = max(totals)
+    if top < target:
+        return None
+    leaders = [seat for seat, total in enumerate(totals) if total == top]
+    return leaders if len(leaders) == 1 else []
+
+
+def parse_deck(deck: Any) -> list[int]:
+    """Tile numbers of a rigged deck (top first).
+
+    Raises:
+        ValueError: not a list of exactly the 28 tiles of a double-six set,
+            each once (either pip order, "6-4" or "4-6", is accepted).
+    """
+    if not isinstance(deck, list | tuple):
+        raise ValueError("deck must be a list of the 28 tiles, top first, e.g. ['6-6', '6-5', ...]")
+    tiles = []
+    for code in deck:
+        tile = TILE_INDEX.get(code) if isinstance(code, str) else None
+        if tile is None:
+            raise ValueError(f"deck holds {code!r}, which is not a double-six tile")
+        tiles.append(tile)
+    if len(tiles) != 28 or len(set(tiles)) != 28:
+        doubled = sorted(TILES[t] for t, n in Counter(tiles).items() if n > 1)
+        missing = sorted(TILES[t] for t in set(range(28)) - set(tiles))
+        raise ValueError(
+            f"deck must hold each of the 28 tiles exactly once "
+            f"(got {len(tiles)}; repeated: {doubled or 'none'}; missing: {missing or 'none'})"
+        )
+    return tiles
+
+
+def _copy_event(event: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an event that shares no list with the log."""
+    return {k: (v.copy() if type(v) is list else v) for k, v in event.items()}
+
+
+class Dominoes:
+    """One Dominoes match: rounds dealt and scored until a seat reaches the target.
+
+    Raises (constructor):
+        ValueError: players not 2..4, a seed that is not an int, str or bytes,
+            an unknown option or bad target, or a rigged deck that is not the
+            28 tiles.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        seed: int | str | bytes,
+        options: dict[str, Any] | None = None,
+        deck: list[str] | None = None,
+    ):
+        if type(players) is not int or players not in HAND_SIZE:
+            raise ValueError(f"dominoes seats 2 to 4 players, not {players!r}")
+        if not isinstance(seed, int | str | bytes) or isinstance(seed, bool):
+            raise ValueError(f"seed must be an int, str or bytes, not {type(seed).__name__}")
+        options = dict(options or {})
+        target = options.pop("target", TARGET)
+        if options:
+            raise ValueError(f"unknown dominoes option(s): {', '.join(map(str, options))}")
+        if type(target) is not int or target < 1:
+            raise ValueError(f"target must be a positive whole number of points, not {target!r}")
+        rigged = parse_deck(deck) if deck is not None else None
+
+        self.players = players
+        self.target = target
+        self._rng = random.Random(seed)
+        self._scores = [0] * players
+        self._hands = [0] * players
+        self._boneyard: list[int] = []  # bottom first: pop() draws the top
+        self._line: deque[str] = deque()
+        self._left: int | None = None
+        self._right: int | None = None
+        self._lead: int | None = None  # the tile that must open the round
+        self._turn: int | None = None
+        self._passes = 0  # passes in a row
+        self._round = 0
+        self._step = 0
+        self._n = 0  # number of the latest event
+        self._events: deque[dict[str, Any]] = deque(maxlen=EVENT_LOG)
+        self._legal: list[int] | None = None
+        self._outcome: dict[str, Any] | None = None
+        self._deal(rigged, [])
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def to_act(self) -> list[int]:
+        """Seats that may act now: the seat whose turn it is, none once the match is over."""
+        return [] if self._turn is None else [self._turn]
+
+    @property
+    def outcome(self) -> dict[str, Any] | None:
+        """None while the match runs; then winners (empty for a draw), match points, reason."""
+        o = self._outcome
+        if o is None:
+            return None
+        return {"winners": o["winners"].copy(), "points": o["points"].copy(), "reason": o["reason"]}
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """The actions `seat` may take now (fresh dicts); empty for a seat that may not act.
+
+        In order: plays (tile by tile, left end before right), or the lone
+        draw or pass when no tile plays.
+        """
+        if type(seat) is not int or seat != self._turn:
+            return []
+        keys = self._legal or self._compute_legal()
+        return [_ACTION[k].copy() for k in keys]
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """All that `seat` may see, as plain msgpack-able data (str keys, lists, ints).
+
+        Raises:
+            ValueError: `seat` is not a seat of this game.
+        """
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat!r} at this {self.players}-player table")
+        hand = self._hands[seat]
+        left = self._left
+        return {
+            "game": "dominoes",
+            "seat": seat,
+            "players": self.players,
+            "round": self._round,
+            "step": self._step,
+            "turn": self._turn,
+            "to_act": self.to_act,
+            "hand": [TILES[i] for i in _HAND_ORDER if hand >> i & 1],
+            "pips": pip_count(hand),
+            "counts": [h.bit_count() for h in self._hands],
+            "line": list(self._line),
+            "ends": None if left is None else [left, self._right],
+            "boneyard": len(self._boneyard),
+            "passes": self._passes,
+            "scores": self._scores.copy(),
+            "target": self.target,
+            "events": [_copy_event(e) for e in self._events],
+            "outcome": self.outcome,
+        }
+
+    # ------------------------------------------------------------------ acting
+
+    def act(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """Apply `action` for `seat` and return the public events it caused.
+
+        A play needs `tile` (either pip order) and `end` ("left"/"right"); the
+        end may be left out, and either end means the same, while the line is
+        empty or both ends show the same pips.
+
+        Raises:
+            IllegalAction: the match is over; `seat` is not a seat or not the
+                seat to act; `action` is not a dict or has an unknown type; the
+                tile is not a domino, not held, does not fit, or not the tile
+                that must open the round; the end is wrong, missing when it
+                matters, or not "left"/"right"; a draw or pass while a tile
+                plays; a draw from an empty boneyard; a pass while it has
+                tiles. The state is unchanged.
+        """
+        if type(seat) is not int or seat != self._turn or not isinstance(action, dict):
+            self._reject_caller(seat, action)
+        key = self._key(action)
+        keys = self._legal or self._compute_legal()
+        if key not in keys:
+            raise IllegalAction(self._why_illegal(key))
+        self._step += 1
+        self._legal = None
+        if key < DRAW:
+            events = self._play(seat, key >> 1, key & 1)
+        elif key == DRAW:
+            events = self._draw(seat)
+        else:
+            events = self._pass(seat)
+        return [_copy_event(e) for e in events]
+
+    # ------------------------------------------------------------------ internals
+
+    def _compute_legal(self) -> list[int]:
+        """Cache and return the legal keys of the seat to act."""
+        if self._lead is not None:
+            keys = [self._lead << 1]
+        else:
+            hand = self._hands[self._turn]  # type: ignore[index]
+            left, right = self._left, self._right
+            keys = []
+            fits = hand & PIP_MASK[left]  # type: ignore[index]
+            if right != left:
+                fits_right = hand & PIP_MASK[right]  # type: ignore[index]
+                fits |= fits_right
+            else:
+                fits_right = 0
+            while fits:
+                low = fits & -fits
+                fits ^= low
+                tile = low.bit_length() - 1
+                if TILE_PIPS[tile][0] == left or TILE_PIPS[tile][1] == left:
+                    keys.append(tile << 1)
+                if low & fits_right:
+                    keys.append(tile << 1 | 1)
+            if not keys:
+                keys.append(DRAW if self._boneyard else PASS)
+        self._legal = keys
+        return keys
+
+    def _reject_caller(self, seat: Any, action: Any) -> None:
+        """Raise the IllegalAction for a wrong seat or a non-dict action."""
+        if self._outcome is not None:
+            raise IllegalAction("The match is over; no more moves can be made.")
+        if type(seat) is not int:
+            raise IllegalAction(f"A seat is a whole number from 0 to {self.players - 1}, not {seat!r}.")
+        if not 0 <= seat < self.players:
+            raise IllegalAction(f"There is no seat {seat} at this {self.players}-player table.")
+        if seat != self._turn:
+            raise IllegalAction(f"It is seat {self._turn}'s turn, not seat {seat}'s.")
+        raise IllegalAction(
+            'An action is a map such as {"type": "play", "tile": "6-4", "end": "left"}, '
+            f"not {type(action).__name__}."
+        )
+
+    def _key(self, action: dict[str, Any]) -> int:
+        """Normalize an action dict to its key.
+
+        Raises:
+            IllegalAction: unknown type, a tile that is not a domino, or a bad
+                or missing end.
+        """
+        kind = action.get("type")
+        if kind == "play":
+            code = action.get("tile")
+            tile = TILE_INDEX.get(code) if type(code) is str else None
+            if tile is None:
+                raise IllegalAction(
+                    f'{code!r} is not a domino; write a tile as HIGH-LOW, e.g. "6-4".'
+                )
+            end = action.get("end")
+            # Both ends are None on an empty line, so this also covers the
+            # round's first tile: there the end makes no difference.
+            if self._left == self._right:
+                if end is not None and end != "left" and end != "right":
+                    raise IllegalAction(f'The end is "left" or "right", not {end!r}.')
+                return tile << 1
+            if end == "left":
+                return tile << 1
+            if end == "right":
+                return tile << 1 | 1
+            if end is None:
+                raise IllegalAction(f'Say which end to play {TILES[tile]} on: "left" or "right".')
+            raise IllegalAction(f'The end is "left" or "right", not {end!r}.')
+        if kind == "draw":
+            return DRAW
+        if kind == "pass":
+            return PASS
+        raise IllegalAction(f"Unknown action type {kind!r}; dominoes knows play, draw and pass.")
+
+    def _why_illegal(self, key: int) -> str:
+        """A player's sentence for a well-formed action that is not legal now."""
+        hand = self._hands[self._turn]  # type: ignore[index]
+        left, right = self._left, self._right
+        can_play = self._legal[0] < DRAW  # type: ignore[index]
+        if key == DRAW:
+            if can_play:
+                return "You hold a tile that plays, so you cannot draw; draw only when no tile fits."
+            return "The boneyard is empty, so you cannot draw; pass instead."
+        if key == PASS:
+            if can_play:
+                return "You hold a tile that plays, so you cannot pass."
+            return f"You may pass only when the boneyard is empty; draw a tile ({len(self._boneyard)} left)."
+        tile, end = key >> 1, key & 1
+        code = TILES[tile]
+        if not hand >> tile & 1:
+            return f"You do not hold {code}."
+        if self._lead is not None:
+            return f"Round {self._round} opens with {TILES[self._lead]}: play that tile first."
+        pips = TILE_PIPS[tile]
+        if left not in pips and right not in pips:
+            return f"{code} matches neither open end ({left} on the left, {right} on the right)."
+        here, there = (left, "right") if end == 0 else (right, "left")
+        return f"{code} does not match the {ENDS[end]} end ({here}); play it on the {there} end."
+
+    def _log(self, event: dict[str, Any]) -> dict[str, Any]:
+        """Number `event`, keep it in the public log and return it."""
+        self._n += 1
+        event["n"] = self._n
+        self._events.append(event)
+        return event
+
+    def _next(self, seat: int) -> int:
+        seat += 1
+        return 0 if seat == self.players else seat
+
+    def _play(self, seat: int, tile: int, end: int) -> list[dict[str, Any]]:
+        hand = self._hands[seat] ^ (1 << tile)
+        self._hands[seat] = hand
+        if self._lead is not None:
+            self._left, self._right = TILE_PIPS[tile]
+            self._line.append(TILES[tile])
+            self._lead = None
+        elif end == 0:
+            other = _OTHER[tile * 7 + self._left]  # type: ignore[operator]
+            self._line.appendleft(_WRITTEN[tile * 7 + other])
+            self._left = other
+        else:
+            right = self._right
+            self._line.append(_WRITTEN[tile * 7 + right])  # type: ignore[operator]
+            self._right = _OTHER[tile * 7 + right]  # type: ignore[operator]
+        self._passes = 0
+        events = [
+            self._log({"type": "play", "seat": seat, "tile": TILES[tile], "end": ENDS[end],
+                       "ends": [self._left, self._right]})
+        ]
+        if hand:
+            self._turn = self._next(seat)
+        else:
+            self._end_round("out", seat, events)
+        return events
+
+    def _draw(self, seat: int) -> list[dict[str, Any]]:
+        tile = self._boneyard.pop()
+        self._hands[seat] |= 1 << tile
+        return [
+            self._log({"type": "draw", "seat": seat, "ends": [self._left, self._right],
+                       "boneyard": len(self._boneyard)})
+        ]
+
+    def _pass(self, seat: int) -> list[dict[str, Any]]:
+        self._passes += 1
+        events = [self._log({"type": "pass", "seat": seat, "ends": [self._left, self._right]})]
+        if self._passes == self.players:
+            self._end_round("blocked", None, events)
+        else:
+            self._turn = self._next(seat)
+        return events
+
+    def _end_round(self, reason: str, out: int | None, events: list[dict[str, Any]]) -> None:
+        """Score the round that just ended; then end the match or deal the next round."""
+        pips = [pip_count(h) for h in self._hands]
+        if out is not None:
+            winner: int | None = out  # the seat that went out wins, even beside a lone 0-0
+        else:
+            low = min(pips)
+            winner = pips.index(low) if pips.count(low) == 1 else None
+        points = 0 if winner is None else sum(pips) - pips[winner]
+        if winner is not None:
+            self._scores[winner] += points
+        events.append(
+            self._log({"type": "round_end", "round": self._round, "reason": reason,
+                       "winner": winner, "pips": pips, "points": points,
+                       "scores": self._scores.copy()})
+        )
+        winners = match_winners(self._scores, self.target)
+        if winners is None:
+            self._deal(None, events)
+            return
+        self._turn = None
+        self._outcome = {"winners": winners, "points": self._scores.copy(), "reason": reason}
+        events.append(
+            self._log({"type": "match_end", "winners": winners.copy(),
+                       "points": self._scores.copy(), "reason": reason})
+        )
+
+    def _deal(self, rigged: list[int] | None, events: list[dict[str, Any]]) -> None:
+        """Deal a round (from `rigged`, else shuffled by the game's RNG) and set its lead."""
+        if rigged is None:
+            tiles = list(range(28))
+            self._rng.shuffle(tiles)
+        else:
+            tiles = rigged
+        size = HAND_SIZE[self.players]
+        hands = self._hands
+        for seat in range(self.players):
+            mask = 0
+            for tile in tiles[seat * size : (seat + 1) * size]:
+                mask |= 1 << tile
+            hands[seat] = mask
+        self._boneyard = tiles[self.players * size :][::-1]
+        self._line.clear()
+        self._left = self._right = None
+        self._passes = 0
+        self._round += 1
+        for tile in LEAD_ORDER:  # pragma: no branch - some tile is always dealt
+            bit = 1 << tile
+            for seat in range(self.players):
+                if hands[seat] & bit:
+                    break
+            else:
+                continue
+            break
+        self._lead = tile
+        self._turn = seat
+        self._legal = [tile << 1]
+        events.append(
+            self._log({"type": "deal", "round": self._round, "counts": [size] * self.players,
+                       "boneyard": len(self._boneyard), "lead": seat, "tile": TILES[tile]})
+        )
