@@ -26,9 +26,10 @@ order they were received. At Day & Night a parallel list holds each card's far
 face, and a flip swaps the two lists everywhere. The draw and discard piles
 keep their top at the end of the list.
 
-Legal actions are computed once per state and kept as tuples
-`(type, card, color, swap_with, seat)`; `act` turns the incoming dict into the
-same tuple and checks membership, so a caller cannot smuggle anything past the
+Legal actions are computed once per state and cached as dicts that never
+leave the engine (`legal_actions` hands out copies); `act` checks the incoming
+dict for membership in that cache (ints checked strictly, extra keys such as a
+protocol's `state_id` ignored), so a caller cannot smuggle anything past the
 rules by mutating a dict it was handed.
 """
 
@@ -216,20 +217,24 @@ NUMBER_FACE = {f: SYM_OF[f] in C.NUMBERS for f in _ALL_FACES}
 KIND_OF = {f: (SYM_OF[f] if SYM_OF[f] in C.DRAW_AMOUNT else ("+4" if f == "W+4" else None)) for f in _ALL_FACES}
 KIND_OF["W+4"] = "+4"
 
+_MATCHING: dict[tuple[str | None, str], frozenset[str]] = {}
+
+
+def _matching(color: str | None, sym: str) -> frozenset[str]:
+    """Faces that may be played on a top of symbol `sym` with `color` active:
+    same color, same symbol, or any wild (before table-specific limits)."""
+    key = (color, sym)
+    found = _MATCHING.get(key)
+    if found is None:
+        found = _MATCHING[key] = frozenset(
+            f for f in _ALL_FACES if f[0] == "W" or COLOR_OF[f] == color or SYM_OF[f] == sym
+        )
+    return found
+
+
 _ACTION_KEY_FIELDS = ("type", "card", "color", "swap_with", "seat")
 
 
-def _key_to_dict(key: tuple) -> dict[str, Any]:
-    d: dict[str, Any] = {"type": key[0]}
-    if key[1] is not None:
-        d["card"] = key[1]
-    if key[2] is not None:
-        d["color"] = key[2]
-    if key[3] is not None:
-        d["swap_with"] = key[3]
-    if key[4] is not None:
-        d["seat"] = key[4]
-    return d
 
 
 def daily_seed(date: str) -> int:
@@ -312,7 +317,10 @@ class ColorMatch:
         self.ladder = dict(spec.ladder)
         self.queue = spec.queue or self.stacking
         self.daynight = spec.deck == "daynight"
+        # No per-card conditions beyond color/symbol (no 7-0, strict +4, Shield).
+        self._plain = not (self.seven_o or self.strict_wild4 or spec.deck == "siege")
         self.scores = [0] * players
+        self.turns = [0] * players  # times each seat was handed the turn, whole match
         self.round = 0
         self.step = 0
         self.outcome: dict[str, Any] | None = None
@@ -396,7 +404,6 @@ class ColorMatch:
         self.shields: dict[int, str] = {}
         self.windows: dict[int, tuple[bool, bool]] = {}  # seat -> (may call, may be caught)
         self.idle = 0
-        self.turns = [0] * n
         self.drawn = -1
         self.color_then = TURN
         if first_seat is None:
@@ -465,8 +472,11 @@ class ColorMatch:
         self.disc = [top]
         self._emit({"type": "reshuffle", "draw_pile": len(self.pile)})
 
-    def _draw(self, seat: int, count: int) -> int:
-        """Draw up to `count` cards into `seat`'s hand; returns how many came."""
+    def _draw(self, seat: int, count: int, until: str | None = None) -> int:
+        """Draw up to `count` cards into `seat`'s hand; returns how many came.
+
+        With `until`, stop right after a card of that color (Color Hunt).
+        """
         hand = self.hands[seat]
         got = []
         for _ in range(count):
@@ -474,9 +484,12 @@ class ColorMatch:
                 if len(self.disc) <= 1:
                     break
                 self._reshuffle()
-            got.append(self.pile.pop())
+            card = self.pile.pop()
+            got.append(card)
             if self.fars is not None:
                 self.fars[seat].append(self.pile_far.pop())
+            if until is not None and COLOR_OF[card] == until:
+                break
         hand.extend(got)
         if got:
             self._emit({"type": "draw", "seat": seat, "count": len(got)}, (seat, got))
@@ -487,13 +500,16 @@ class ColorMatch:
     @property
     def to_act(self) -> list[int]:
         """Seats that may act now (several while a last-card window is open)."""
-        if self._to_act is None:
-            self._to_act = self._compute_to_act()
-        return list(self._to_act)
+        seats = self._to_act
+        if seats is None:
+            seats = self._to_act = self._compute_to_act()
+        return seats[:]
 
     def _compute_to_act(self) -> list[int]:
         if self.outcome is not None:
             return []
+        if not self.windows and not self.jump_in:
+            return [self.cur]
         seats = {self.cur}
         for s, (may_call, catchable) in self.windows.items():
             if may_call:
@@ -519,19 +535,26 @@ class ColorMatch:
 
         An empty list for a seat that may not act (or one not at the table).
         """
-        keys = self._legal(seat) if type(seat) is int else ()
-        return [_key_to_dict(k) for k in keys]
+        legal = self._cache.get(seat)
+        if legal is None:
+            if type(seat) is not int:
+                return []
+            legal = self._legal(seat)
+        return [d.copy() for d in legal]
 
-    def _legal(self, seat: int) -> list[tuple]:
+    def _legal(self, seat: int) -> list[dict[str, Any]]:
         keys = self._cache.get(seat)
         if keys is None:
             keys = self._cache[seat] = self._compute_legal(seat) if 0 <= seat < self.n else []
         return keys
 
-    def _compute_legal(self, seat: int) -> list[tuple]:
+    def _compute_legal(self, seat: int) -> list[dict[str, Any]]:
         if self.outcome is not None:
             return []
-        out: list[tuple] = []
+        out: list[dict[str, Any]] = []
+        if seat == self.cur and not self.windows:
+            self._main_legal(seat, out)
+            return out
         if seat == self.cur:
             self._main_legal(seat, out)
         elif self._jump_open():
@@ -540,22 +563,22 @@ class ColorMatch:
                 self._add_play(seat, top, out)
         for s, (may_call, catchable) in self.windows.items():
             if s == seat and may_call:
-                out.append(("call", None, None, None, None))
+                out.append({"type": "call"})
             elif s != seat and catchable:
-                out.append(("catch", None, None, None, s))
+                out.append({"type": "catch", "seat": s})
         return out
 
-    def _add_play(self, seat: int, card: str, out: list[tuple]) -> None:
+    def _add_play(self, seat: int, card: str, out: list[dict[str, Any]]) -> None:
         """Add the play of `card` in every form it may take."""
         if card[0] == "W":
             for c in self._colors():
-                out.append(("play", card, c, None, None))
+                out.append({"type": "play", "card": card, "color": c})
         elif self.seven_o and SYM_OF[card] == "7" and len(self.hands[seat]) > 1:
             for s in range(self.n):
                 if s != seat:
-                    out.append(("play", card, None, s, None))
+                    out.append({"type": "play", "card": card, "swap_with": s})
         else:
-            out.append(("play", card, None, None, None))
+            out.append({"type": "play", "card": card})
 
     def _playable(self, seat: int, card: str) -> bool:
         """May `card` be played in an ordinary turn (no pile waiting)?"""
@@ -580,24 +603,32 @@ class ColorMatch:
             return True
         return KIND_OF[card] in self.ladder.get(self.pend_kind, ())
 
-    def _main_legal(self, seat: int, out: list[tuple]) -> None:
+    def _main_legal(self, seat: int, out: list[dict[str, Any]]) -> None:
         phase = self.phase
         hand = self.hands[seat]
         if phase == TURN:
-            seen = set()
-            can_play = False
-            for card in hand:
-                if card in seen:
-                    continue
-                seen.add(card)
-                if self._playable(seat, card):
-                    can_play = True
-                    self._add_play(seat, card, out)
+            # Candidates by color or symbol (and every wild), in hand order.
+            ms = _matching(self.color, SYM_OF[self.disc[-1]])
+            cards = [c for c in dict.fromkeys(hand) if c in ms]
+            if self._plain:
+                for card in cards:
+                    if card[0] == "W":
+                        for c in self._colors():
+                            out.append({"type": "play", "card": card, "color": c})
+                    else:
+                        out.append({"type": "play", "card": card})
+                can_play = bool(cards)
+            else:
+                can_play = False
+                for card in cards:
+                    if self._playable(seat, card):
+                        can_play = True
+                        self._add_play(seat, card, out)
             if self.spec.draw_with_play or not can_play:
-                out.append(("draw" if self._drawable() else "pass", None, None, None, None))
+                out.append({"type": "draw" if self._drawable() else "pass"})
         elif phase == DRAWN:
             self._add_play(seat, hand[self.drawn], out)
-            out.append((self.spec.decline, None, None, None, None))
+            out.append({"type": self.spec.decline})
         elif phase == PILE:
             seen = set()
             for card in hand:
@@ -605,16 +636,16 @@ class ColorMatch:
                     seen.add(card)
                     if self._answers(card):
                         self._add_play(seat, card, out)
-            out.append(("draw", None, None, None, None))
+            out.append({"type": "draw"})
         elif phase == CHALLENGE:
-            out.append(("accept", None, None, None, None))
+            out.append({"type": "accept"})
             if self.pend_cards == 1:
-                out.append(("challenge", None, None, None, None))
+                out.append({"type": "challenge"})
             if self.stacking and "W+4" in hand:
                 self._add_play(seat, "W+4", out)
         elif phase == COLOR:
             for c in self._colors():
-                out.append(("color", None, c, None, None))
+                out.append({"type": "color", "color": c})
 
     def act(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         """Apply `action` for `seat`; return the public events it caused.
@@ -630,30 +661,41 @@ class ColorMatch:
             raise IllegalAction(f"There is no seat {seat!r} at this table (seats 0-{self.n - 1}).")
         if not isinstance(action, dict):
             raise IllegalAction("An action is a map with a 'type', e.g. {'type': 'draw'}.")
-        typ = action.get("type")
-        if typ not in ACTION_TYPES:
-            raise IllegalAction(f"Unknown action type {typ!r}; expected one of {', '.join(ACTION_TYPES)}.")
         mark = self._ev_n
-        if typ == "expire":
-            self._expire(seat, action)
-        else:
-            key = (typ, action.get("card"), action.get("color"), action.get("swap_with"), action.get("seat"))
+        legal = self._cache.get(seat)
+        if legal is None:
             legal = self._legal(seat)
-            if key not in legal or (key[3] is not None and type(key[3]) is not int) or (
-                key[4] is not None and type(key[4]) is not int
-            ):
-                raise IllegalAction(self._why(seat, key))
-            self._apply(seat, key)
+        get = action.get
+        if action in legal and "seat" not in action and "swap_with" not in action:
+            self._apply(seat, (action["type"], get("card"), get("color"), None, None))
+        else:
+            typ = get("type")
+            if typ not in ACTION_TYPES:  # a tuple: no hashing of untrusted values
+                raise IllegalAction(f"Unknown action type {typ!r}; expected one of {', '.join(ACTION_TYPES)}.")
+            if typ == "expire":
+                self._expire(seat, action)
+            else:
+                key = (typ, get("card"), get("color"), get("swap_with"), get("seat"))
+                clean = {f: action[f] for f in _ACTION_KEY_FIELDS if f in action}
+                if (
+                    clean not in legal
+                    or (key[3] is not None and type(key[3]) is not int)
+                    or (key[4] is not None and type(key[4]) is not int)
+                ):
+                    raise IllegalAction(self._why(seat, key))
+                self._apply(seat, key)
         self.step += 1
         self._cache = {}
         self._to_act = None
-        return [e for e in self._events if e["n"] > mark]
+        fresh = self._ev_n - mark
+        return [dict(e) for e in self._events[-fresh:]] if fresh else []
 
     # ----------------------------------------------------------- applying
 
     def _apply(self, seat: int, key: tuple) -> None:
         typ = key[0]
-        self.shown = {}
+        if self.shown:
+            self.shown = {}
         if typ == "call":
             del self.windows[seat]
             self._emit({"type": "call", "seat": seat})
@@ -664,7 +706,7 @@ class ColorMatch:
             got = self._draw(caught, 2)
             self._emit({"type": "caught", "seat": caught, "by": seat, "count": got})
             return
-        if self.spec.call == "standard" and self.windows and seat == self.cur:
+        if self.windows and seat == self.cur and self.spec.call == "standard":
             self.windows.clear()  # the next player's action closes the window
         if typ == "play":
             self._play(seat, key[1], key[2], key[3])
@@ -693,6 +735,8 @@ class ColorMatch:
         self._prune_windows()
 
     def _prune_windows(self) -> None:
+        if not self.windows:
+            return
         for s in [s for s in self.windows if len(self.hands[s]) != 1]:
             del self.windows[s]
 
@@ -739,15 +783,6 @@ class ColorMatch:
             self._emit({"type": "challenge", "seat": seat, "of": player, "won": False, "count": got})
             self._handoff(self._next(seat))
 
-    def _remove(self, seat: int, card: str) -> str | None:
-        """Take `card` from the hand (the drawn one in `drawn`, else the one held longest)."""
-        hand = self.hands[seat]
-        i = self.drawn if self.phase == DRAWN and seat == self.cur else hand.index(card)
-        del hand[i]
-        if self.fars is not None:
-            return self.fars[seat].pop(i)
-        return None
-
     def _discard(self, card: str, far: str | None) -> None:
         self.disc.append(card)
         if far is not None:
@@ -759,15 +794,17 @@ class ColorMatch:
         if seat != self.cur:  # jump-in: play continues from the jumper
             self._emit({"type": "jump_in", "seat": seat})
             self.cur = seat
-        far = self._remove(seat, card)
+        hand = self.hands[seat]
+        i = self.drawn if phase == DRAWN else hand.index(card)
+        del hand[i]
+        far = self.fars[seat].pop(i) if self.fars is not None else None
         self.idle = 0
         sym = SYM_OF[card]
-        hand = self.hands[seat]
         out = not hand
-        ev = {"type": "play", "seat": seat, "card": card}
-        if color is not None:
-            ev["color"] = color
-        self._emit(ev)
+        if color is None:
+            self._emit({"type": "play", "seat": seat, "card": card})
+        else:
+            self._emit({"type": "play", "seat": seat, "card": card, "color": color})
 
         # Siege Shield: cancel a waiting pile, or stand in front of the player.
         if sym == "H":
@@ -810,7 +847,14 @@ class ColorMatch:
             self.pending += C.DRAW_AMOUNT[kind]
             self.pend_kind = kind
             self.pend_cards += 1
-        if self.spec.call and len(hand) == 1:
+        if self.seven_o and sym == "7" and swap is not None:
+            self.hands[seat], self.hands[swap] = self.hands[swap], self.hands[seat]
+            self._emit({"type": "swap", "seat": seat, "with": swap})
+        elif self.seven_o and sym == "0":
+            hands = self.hands
+            self.hands = [hands[(s - self.dir) % self.n] for s in range(self.n)]
+            self._emit({"type": "rotate", "direction": self.dir})
+        if self.spec.call and len(self.hands[seat]) == 1:  # after any 7-0 swap
             self.windows[seat] = (True, self.spec.call == "standard")
             self._emit({"type": "last_card", "seat": seat})
 
@@ -838,13 +882,7 @@ class ColorMatch:
             self._handoff(self._next(seat))
         elif card == "WH":
             victim = self._next(seat)
-            got = 0
-            for _ in range(len(self.pile) + len(self.disc)):
-                if not self._draw(victim, 1):
-                    break
-                got += 1
-                if COLOR_OF[self.hands[victim][-1]] == color:
-                    break
+            got = self._draw(victim, len(self.pile) + len(self.disc), until=color)
             self._emit({"type": "hunt", "seat": victim, "color": color, "count": got})
             self._handoff(self._next(seat, 2))
         elif sym == "T":
@@ -855,15 +893,6 @@ class ColorMatch:
                 self.cur = seat
             else:
                 self._handoff(self._next(seat))
-        elif self.seven_o and sym == "7" and swap is not None:
-            self.hands[seat], self.hands[swap] = self.hands[swap], self.hands[seat]
-            self._emit({"type": "swap", "seat": seat, "with": swap})
-            self._handoff(self._next(seat))
-        elif self.seven_o and sym == "0":
-            hands = self.hands
-            self.hands = [hands[(s - self.dir) % self.n] for s in range(self.n)]
-            self._emit({"type": "rotate", "direction": self.dir})
-            self._handoff(self._next(seat))
         else:
             self._handoff(self._next(seat))
 
@@ -882,6 +911,12 @@ class ColorMatch:
 
     def _handoff(self, seat: int) -> None:
         """Hand the turn to `seat`: count fuses and clocks, deliver penalty piles."""
+        if self.fuse is None and self.clock is None and not self.pending:
+            self.cur = seat
+            self.turns[seat] += 1
+            self.drawn = -1
+            self.phase = TURN
+            return
         while True:
             self.cur = seat
             self.turns[seat] += 1
@@ -937,6 +972,7 @@ class ColorMatch:
         penalty = action.get("penalty", False)
         if not isinstance(penalty, bool):
             raise IllegalAction("'penalty' of an expire is true or false.")
+        self.shown = {}
         if seat in self.windows:
             may_call, catchable = self.windows[seat]
             if penalty:
