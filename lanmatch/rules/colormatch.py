@@ -217,6 +217,8 @@ NUMBER_FACE = {f: SYM_OF[f] in C.NUMBERS for f in _ALL_FACES}
 KIND_OF = {f: (SYM_OF[f] if SYM_OF[f] in C.DRAW_AMOUNT else ("+4" if f == "W+4" else None)) for f in _ALL_FACES}
 KIND_OF["W+4"] = "+4"
 
+_DAY = tuple(C.DAY_COLORS)
+_NIGHT = tuple(C.NIGHT_COLORS)
 _MATCHING: dict[tuple[str | None, str], frozenset[str]] = {}
 
 
@@ -449,8 +451,8 @@ class ColorMatch:
     def _next(self, seat: int, steps: int = 1) -> int:
         return (seat + self.dir * steps) % self.n
 
-    def _colors(self) -> str:
-        return C.NIGHT_COLORS if self.face else C.DAY_COLORS
+    def _colors(self) -> tuple[str, ...]:
+        return _NIGHT if self.face else _DAY
 
     def _drawable(self) -> bool:
         return bool(self.pile) or len(self.disc) > 1
@@ -1128,7 +1130,7 @@ class ColorMatch:
         if seat not in self.to_act:
             return f"It is not your turn: seat {self.cur} is to play."
         legal = self._legal(seat)
-        verbs = sorted({k[0] for k in legal})
+        verbs = sorted({k["type"] for k in legal})
         hand = self.hands[seat]
         if typ == "play":
             if not isinstance(card, str) or not card:
@@ -1148,7 +1150,7 @@ class ColorMatch:
             if seat != self.cur:
                 return "Out of turn you may only jump in with the very card on top (when jump-in is on)."
             if card[0] == "W":
-                if color not in self._colors():
+                if not isinstance(color, str) or color not in self._colors():
                     return f"Name the color for {card}: one of {', '.join(self._colors())}."
                 if card == "W+4" and self.strict_wild4:
                     return "+4 Wild is legal only when no other card of yours matches (strict_wild4)."
@@ -1171,7 +1173,7 @@ class ColorMatch:
                 return "At this table you draw only when no card of yours can be played."
         if typ == "pass" and self._drawable() and self.phase == TURN:
             return "You may pass only when nothing can be drawn; draw instead."
-        if typ == "color" and color is not None and self.phase == COLOR:
+        if typ == "color" and self.phase == COLOR:
             return f"{color!r} is not a color here; name one of {', '.join(self._colors())}."
         if typ == "catch":
             return "Nobody can be caught now: catch names a seat whose last-card window is open."
