@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import hashlib
 import random
+import sys
+from array import array
 from dataclasses import dataclass
 from typing import Any
 
@@ -202,10 +204,10 @@ TABLES: dict[str, Table] = {
     ),
 }
 
-_DECKS = {
-    "standard": C.standard_deck,
-    "classic": C.classic_deck,
-    "siege": C.siege_deck,
+_DECKS = {  # templates, copied for every deal
+    "standard": tuple(C.standard_deck()),
+    "classic": tuple(C.classic_deck()),
+    "siege": tuple(C.siege_deck()),
 }
 
 # Facts about every face, looked up on the hot path.
@@ -219,6 +221,16 @@ KIND_OF["W+4"] = "+4"
 
 _DAY = tuple(C.DAY_COLORS)
 _NIGHT = tuple(C.NIGHT_COLORS)
+# Prebuilt action dicts shared by every state's legal cache. They never leave
+# the engine: `legal_actions` hands out copies, so nobody can mutate them.
+_PLAY = {f: {"type": "play", "card": f} for f in _ALL_FACES}
+_WILD_PLAYS = {
+    (f, colors): [{"type": "play", "card": f, "color": c} for c in colors]
+    for f in C.WILDS
+    for colors in (_DAY, _NIGHT)
+}
+_SIMPLE = {t: {"type": t} for t in ("draw", "pass", "keep", "accept", "challenge", "call")}
+_COLOR_ACTS = {colors: [{"type": "color", "color": c} for c in colors] for colors in (_DAY, _NIGHT)}
 _MATCHING: dict[tuple[str | None, str], frozenset[str]] = {}
 
 
@@ -232,6 +244,22 @@ def _matching(color: str | None, sym: str) -> frozenset[str]:
             f for f in _ALL_FACES if f[0] == "W" or COLOR_OF[f] == color or SYM_OF[f] == sym
         )
     return found
+
+
+def shuffle(rng: random.Random, items: list) -> None:
+    """Shuffle `items` in place from `rng`: sort by 64-bit keys drawn at once.
+
+    A uniform permutation (up to a 2**-50-ish chance of a key tie, which the
+    stable sort breaks by position), several times faster than
+    `random.shuffle`, and the same on every machine for the same seed.
+    """
+    n = len(items)
+    if n > 1:
+        keys = array("Q", rng.getrandbits(64 * n).to_bytes(8 * n, "little"))
+        if sys.byteorder == "big":
+            keys.byteswap()
+        order = sorted(range(n), key=keys.__getitem__)
+        items[:] = [items[i] for i in order]
 
 
 _ACTION_KEY_FIELDS = ("type", "card", "color", "swap_with", "seat")
@@ -338,8 +366,8 @@ class ColorMatch:
         if self.daynight:
             days, nights = C.day_faces(), C.night_faces()
             if rigged is None:
-                self.rng.shuffle(days)
-                self.rng.shuffle(nights)
+                shuffle(self.rng, days)
+                shuffle(self.rng, nights)
                 return days, nights
             try:
                 pairs = [c.split("/") for c in rigged]
@@ -350,9 +378,9 @@ class ColorMatch:
             if sorted(d) != sorted(days) or sorted(nn) != sorted(nights) or any(len(p) != 2 for p in pairs):
                 raise ValueError("a rigged Day & Night deck must hold every day and night face once")
             return d, nn
-        full = _DECKS[self.spec.deck]()
+        full = list(_DECKS[self.spec.deck])
         if rigged is None:
-            self.rng.shuffle(full)
+            shuffle(self.rng, full)
             return full, None
         if not isinstance(rigged, list) or sorted(map(str, rigged)) != sorted(full):
             raise ValueError(f"a rigged deck for {self.table!r} must hold exactly its {len(full)} cards")
@@ -436,12 +464,12 @@ class ColorMatch:
     # ----------------------------------------------------------- small tools
 
     def _emit(self, event: dict[str, Any], private: tuple[int, list[str]] | None = None) -> dict:
-        self._ev_n += 1
-        event["n"] = self._ev_n
-        self._events.append(event)
+        n = event["n"] = self._ev_n = self._ev_n + 1
+        events = self._events
+        events.append(event)
         if private is not None:
-            self._private[self._ev_n] = private
-        if len(self._events) > 2 * EVENT_MEMORY:
+            self._private[n] = private
+        if len(events) > 2 * EVENT_MEMORY:
             del self._events[:EVENT_MEMORY]
             floor = self._events[0]["n"]
             for key in [k for k in self._private if k < floor]:
@@ -464,12 +492,12 @@ class ColorMatch:
         if self.disc_far is not None:
             top_far = self.disc_far.pop()
             both = list(zip(pile, self.disc_far, strict=True))
-            self.rng.shuffle(both)
+            shuffle(self.rng, both)
             self.pile = [a for a, _ in both]
             self.pile_far = [b for _, b in both]
             self.disc_far = [top_far]
         else:
-            self.rng.shuffle(pile)
+            shuffle(self.rng, pile)
             self.pile = pile
         self.disc = [top]
         self._emit({"type": "reshuffle", "draw_pile": len(self.pile)})
@@ -479,6 +507,11 @@ class ColorMatch:
 
         With `until`, stop right after a card of that color (Color Hunt).
         """
+        if count == 1 and self.pile and self.fars is None:  # the common case
+            card = self.pile.pop()
+            self.hands[seat].append(card)
+            self._emit({"type": "draw", "seat": seat, "count": 1}, (seat, [card]))
+            return 1
         hand = self.hands[seat]
         got = []
         for _ in range(count):
@@ -542,7 +575,7 @@ class ColorMatch:
             if type(seat) is not int:
                 return []
             legal = self._legal(seat)
-        return [d.copy() for d in legal]
+        return list(map(dict.copy, legal))
 
     def _legal(self, seat: int) -> list[dict[str, Any]]:
         keys = self._cache.get(seat)
@@ -565,7 +598,7 @@ class ColorMatch:
                 self._add_play(seat, top, out)
         for s, (may_call, catchable) in self.windows.items():
             if s == seat and may_call:
-                out.append({"type": "call"})
+                out.append(_SIMPLE["call"])
             elif s != seat and catchable:
                 out.append({"type": "catch", "seat": s})
         return out
@@ -573,14 +606,13 @@ class ColorMatch:
     def _add_play(self, seat: int, card: str, out: list[dict[str, Any]]) -> None:
         """Add the play of `card` in every form it may take."""
         if card[0] == "W":
-            for c in self._colors():
-                out.append({"type": "play", "card": card, "color": c})
+            out += _WILD_PLAYS[card, self._colors()]
         elif self.seven_o and SYM_OF[card] == "7" and len(self.hands[seat]) > 1:
             for s in range(self.n):
                 if s != seat:
                     out.append({"type": "play", "card": card, "swap_with": s})
         else:
-            out.append({"type": "play", "card": card})
+            out.append(_PLAY[card])
 
     def _playable(self, seat: int, card: str) -> bool:
         """May `card` be played in an ordinary turn (no pile waiting)?"""
@@ -610,15 +642,17 @@ class ColorMatch:
         hand = self.hands[seat]
         if phase == TURN:
             # Candidates by color or symbol (and every wild), in hand order.
-            ms = _matching(self.color, SYM_OF[self.disc[-1]])
-            cards = [c for c in dict.fromkeys(hand) if c in ms]
+            key = (self.color, SYM_OF[self.disc[-1]])
+            ms = _MATCHING.get(key) or _matching(*key)
+            cards = [c for c in hand if c in ms]
+            if len(cards) > 1:
+                cards = list(dict.fromkeys(cards))  # each card once
             if self._plain:
                 for card in cards:
                     if card[0] == "W":
-                        for c in self._colors():
-                            out.append({"type": "play", "card": card, "color": c})
+                        out += _WILD_PLAYS[card, self._colors()]
                     else:
-                        out.append({"type": "play", "card": card})
+                        out.append(_PLAY[card])
                 can_play = bool(cards)
             else:
                 can_play = False
@@ -627,10 +661,10 @@ class ColorMatch:
                         can_play = True
                         self._add_play(seat, card, out)
             if self.spec.draw_with_play or not can_play:
-                out.append({"type": "draw" if self._drawable() else "pass"})
+                out.append(_SIMPLE["draw" if (self.pile or len(self.disc) > 1) else "pass"])
         elif phase == DRAWN:
             self._add_play(seat, hand[self.drawn], out)
-            out.append({"type": self.spec.decline})
+            out.append(_SIMPLE[self.spec.decline])
         elif phase == PILE:
             seen = set()
             for card in hand:
@@ -638,16 +672,15 @@ class ColorMatch:
                     seen.add(card)
                     if self._answers(card):
                         self._add_play(seat, card, out)
-            out.append({"type": "draw"})
+            out.append(_SIMPLE["draw"])
         elif phase == CHALLENGE:
-            out.append({"type": "accept"})
+            out.append(_SIMPLE["accept"])
             if self.pend_cards == 1:
-                out.append({"type": "challenge"})
+                out.append(_SIMPLE["challenge"])
             if self.stacking and "W+4" in hand:
                 self._add_play(seat, "W+4", out)
         elif phase == COLOR:
-            for c in self._colors():
-                out.append({"type": "color", "color": c})
+            out += _COLOR_ACTS[self._colors()]
 
     def act(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         """Apply `action` for `seat`; return the public events it caused.
@@ -669,7 +702,15 @@ class ColorMatch:
             legal = self._legal(seat)
         get = action.get
         if action in legal and "seat" not in action and "swap_with" not in action:
-            self._apply(seat, (action["type"], get("card"), get("color"), None, None))
+            typ = action["type"]
+            if self.windows or self.shown:
+                self._apply(seat, (typ, get("card"), get("color"), None, None))
+            elif typ == "play":  # the common cases, straight to their rule
+                self._play(seat, action["card"], get("color"), None)
+            elif typ == "draw":
+                self._do_draw(seat)
+            else:
+                self._apply(seat, (typ, get("card"), get("color"), None, None))
         else:
             typ = get("type")
             if typ not in ACTION_TYPES:  # a tuple: no hashing of untrusted values
@@ -690,7 +731,7 @@ class ColorMatch:
         self._cache = {}
         self._to_act = None
         fresh = self._ev_n - mark
-        return [dict(e) for e in self._events[-fresh:]] if fresh else []
+        return list(map(dict.copy, self._events[-fresh:])) if fresh else []
 
     # ----------------------------------------------------------- applying
 
@@ -763,12 +804,11 @@ class ColorMatch:
         self.idle = 0
         self._draw(seat, 1)
         hand = self.hands[seat]
-        card = hand[-1]
-        if self._playable(seat, card):
+        if self._playable(seat, hand[-1]):
             self.phase = DRAWN
             self.drawn = len(hand) - 1
         else:
-            self._handoff(self._next(seat))
+            self._handoff((seat + self.dir) % self.n)
 
     def _challenge(self, seat: int) -> None:
         w4 = self.w4
@@ -826,7 +866,9 @@ class ColorMatch:
                 self._handoff(self._next(seat))
             return
 
-        self._discard(card, far)
+        self.disc.append(card)
+        if far is not None:
+            self.disc_far.append(far)
         self.color = color if color is not None else COLOR_OF[card]
         kind = KIND_OF[card]
         if out:
@@ -896,7 +938,7 @@ class ColorMatch:
             else:
                 self._handoff(self._next(seat))
         else:
-            self._handoff(self._next(seat))
+            self._handoff((seat + self.dir) % self.n)
 
     def _flip(self, seat: int | None) -> None:
         """Turn the whole table over (Day & Night)."""
@@ -1057,8 +1099,9 @@ class ColorMatch:
         events = []
         for e in self._events[-EVENT_MEMORY:]:
             p = self._private.get(e["n"])
+            e = e.copy()
             if p is not None and p[0] == seat:
-                e = {**e, "cards": list(p[1])}
+                e["cards"] = list(p[1])
             events.append(e)
         v: dict[str, Any] = {
             "game": "colormatch",
