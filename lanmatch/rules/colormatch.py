@@ -262,6 +262,9 @@ def shuffle(rng: random.Random, items: list) -> None:
         items[:] = [items[i] for i in order]
 
 
+# Faces whose play does more than set the color and pass the turn.
+SPECIAL = {f: (SYM_OF[f] in ("S", "R", "A", "B", "T", "7", "0") or f in ("WC", "WH")) for f in _ALL_FACES}
+
 _ACTION_KEY_FIELDS = ("type", "card", "color", "swap_with", "seat")
 
 
@@ -347,6 +350,7 @@ class ColorMatch:
         self.ladder = dict(spec.ladder)
         self.queue = spec.queue or self.stacking
         self.daynight = spec.deck == "daynight"
+        self._call = spec.call
         # No per-card conditions beyond color/symbol (no 7-0, strict +4, Shield).
         self._plain = not (self.seven_o or self.strict_wild4 or spec.deck == "siege")
         self.scores = [0] * players
@@ -537,7 +541,11 @@ class ColorMatch:
         """Seats that may act now (several while a last-card window is open)."""
         seats = self._to_act
         if seats is None:
-            seats = self._to_act = self._compute_to_act()
+            if self.outcome is None and not self.windows and not self.jump_in:
+                seats = [self.cur]
+            else:
+                seats = self._compute_to_act()
+            self._to_act = seats
         return seats[:]
 
     def _compute_to_act(self) -> list[int]:
@@ -578,15 +586,13 @@ class ColorMatch:
         return list(map(dict.copy, legal))
 
     def _legal(self, seat: int) -> list[dict[str, Any]]:
-        keys = self._cache.get(seat)
-        if keys is None:
-            keys = self._cache[seat] = self._compute_legal(seat) if 0 <= seat < self.n else []
-        return keys
-
-    def _compute_legal(self, seat: int) -> list[dict[str, Any]]:
-        if self.outcome is not None:
-            return []
-        out: list[dict[str, Any]] = []
+        """The cached legal actions of `seat` (computed on first use per state)."""
+        out = self._cache.get(seat)
+        if out is not None:
+            return out
+        out = self._cache[seat] = []
+        if self.outcome is not None or not 0 <= seat < self.n:
+            return out
         if seat == self.cur and not self.windows:
             self._main_legal(seat, out)
             return out
@@ -891,18 +897,21 @@ class ColorMatch:
             self.pending += C.DRAW_AMOUNT[kind]
             self.pend_kind = kind
             self.pend_cards += 1
-        if self.seven_o and sym == "7" and swap is not None:
-            self.hands[seat], self.hands[swap] = self.hands[swap], self.hands[seat]
-            self._emit({"type": "swap", "seat": seat, "with": swap})
-        elif self.seven_o and sym == "0":
-            hands = self.hands
-            self.hands = [hands[(s - self.dir) % self.n] for s in range(self.n)]
-            self._emit({"type": "rotate", "direction": self.dir})
-        if self.spec.call and len(self.hands[seat]) == 1:  # after any 7-0 swap
-            self.windows[seat] = (True, self.spec.call == "standard")
+        if self.seven_o:
+            if sym == "7" and swap is not None:
+                self.hands[seat], self.hands[swap] = self.hands[swap], self.hands[seat]
+                self._emit({"type": "swap", "seat": seat, "with": swap})
+            elif sym == "0":
+                hands = self.hands
+                self.hands = [hands[(s - self.dir) % self.n] for s in range(self.n)]
+                self._emit({"type": "rotate", "direction": self.dir})
+        if self._call and len(self.hands[seat]) == 1:  # after any 7-0 swap
+            self.windows[seat] = (True, self._call == "standard")
             self._emit({"type": "last_card", "seat": seat})
 
-        if sym == "S":
+        if not SPECIAL[card]:
+            self._handoff((seat + self.dir) % self.n)
+        elif sym == "S":
             self._emit({"type": "skipped", "seat": self._next(seat)})
             self._handoff(self._next(seat, 2))
         elif sym == "R":
