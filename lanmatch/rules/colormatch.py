@@ -262,6 +262,15 @@ def shuffle(rng: random.Random, items: list) -> None:
         items[:] = [items[i] for i in order]
 
 
+def _plain_copy(value: Any) -> Any:
+    """A deep copy of plain data (dicts, lists, scalars)."""
+    if type(value) is dict:
+        return {k: _plain_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_plain_copy(v) for v in value]
+    return value
+
+
 # Faces whose play does more than set the color and pass the turn.
 SPECIAL = {f: (SYM_OF[f] in ("S", "R", "A", "B", "T", "7", "0") or f in ("WC", "WH")) for f in _ALL_FACES}
 
@@ -1108,7 +1117,7 @@ class ColorMatch:
         events = []
         for e in self._events[-EVENT_MEMORY:]:
             p = self._private.get(e["n"])
-            e = e.copy()
+            e = {k: (v[:] if type(v) is list else v) for k, v in e.items()}
             if p is not None and p[0] == seat:
                 e["cards"] = list(p[1])
             events.append(e)
@@ -1140,7 +1149,7 @@ class ColorMatch:
             "options": dict(self.options),
             "step": self.step,
             "events": events,
-            "outcome": self.outcome,
+            "outcome": _plain_copy(self.outcome),
         }
         if self.spec.deck == "classic":
             v["blast"] = self.blast if self.fuse is not None else 0
