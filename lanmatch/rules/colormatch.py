@@ -1034,8 +1034,8 @@ class ColorMatch:
         penalty = action.get("penalty", False)
         if not isinstance(penalty, bool):
             raise IllegalAction("'penalty' of an expire is true or false.")
-        self.shown = {}
         if seat in self.windows:
+            self.shown = {}
             may_call, catchable = self.windows[seat]
             if penalty:
                 del self.windows[seat]
