@@ -148,9 +148,41 @@ def parse_deck(deck: Any) -> list[int]:
     return tiles
 
 
-def _copy_event(event: dict[str, Any]) -> dict[str, Any]:
-    """A copy of an event that shares no list with the log."""
-    return {k: (v.copy() if type(v) is list else v) for k, v in event.items()}
+def _short(value: Any) -> str:
+    """`repr(value)` cut to a length fit for an error sentence (peers send garbage)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        return f"a {type(value).__name__} that long"
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
+def event_dict(record: tuple) -> dict[str, Any]:
+    """The public event dict for a log record (a fresh dict that shares nothing).
+
+    The log keeps events as immutable tuples ``(n, type, ...)``; this is the
+    catalogue of what each public event says. ``n`` numbers events across the
+    whole match, so an observer can tell whether it missed any.
+    """
+    n, kind = record[0], record[1]
+    if kind == "play":  # the tile, the end it went on, the open ends after it
+        return {"n": n, "type": kind, "seat": record[2], "tile": record[3], "end": record[4],
+                "ends": [record[5], record[6]]}
+    if kind == "draw":  # a seat drew one tile (never shown) facing these ends
+        return {"n": n, "type": kind, "seat": record[2], "ends": [record[3], record[4]],
+                "boneyard": record[5]}
+    if kind == "pass":  # a seat could not follow these ends with an empty boneyard
+        return {"n": n, "type": kind, "seat": record[2], "ends": [record[3], record[4]]}
+    if kind == "deal":  # a round was dealt; seat `lead` opens it (its tile shows when played)
+        return {"n": n, "type": kind, "round": record[2], "counts": list(record[3]),
+                "boneyard": record[4], "lead": record[5]}
+    if kind == "round_end":  # pips left per seat; the winner (None: tie) scored `points`
+        return {"n": n, "type": kind, "round": record[2], "reason": record[3],
+                "winner": record[4], "pips": list(record[5]), "points": record[6],
+                "scores": list(record[7])}
+    # match_end: winners (empty for a draw), match points per seat, last round's reason
+    return {"n": n, "type": kind, "winners": list(record[2]), "points": list(record[3]),
+            "reason": record[4]}
 
 
 class Dominoes:
@@ -158,8 +190,8 @@ class Dominoes:
 
     Raises (constructor):
         ValueError: players not 2..4, a seed that is not an int, str or bytes,
-            an unknown option or bad target, or a rigged deck that is not the
-            28 tiles.
+            options that are not a dict, an unknown option or a bad target,
+            or a rigged deck that is not the 28 tiles.
     """
 
     def __init__(
@@ -173,6 +205,8 @@ class Dominoes:
             raise ValueError(f"dominoes seats 2 to 4 players, not {players!r}")
         if not isinstance(seed, int | str | bytes) or isinstance(seed, bool):
             raise ValueError(f"seed must be an int, str or bytes, not {type(seed).__name__}")
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"options must be a dict, not {type(options).__name__}")
         options = dict(options or {})
         target = options.pop("target", TARGET)
         if options:
@@ -196,7 +230,7 @@ class Dominoes:
         self._round = 0
         self._step = 0
         self._n = 0  # number of the latest event
-        self._events: deque[dict[str, Any]] = deque(maxlen=EVENT_LOG)
+        self._events: deque[tuple] = deque(maxlen=EVENT_LOG)  # records; see event_dict
         self._legal: list[int] | None = None
         self._outcome: dict[str, Any] | None = None
         self._deal(rigged, [])
@@ -234,7 +268,7 @@ class Dominoes:
             ValueError: `seat` is not a seat of this game.
         """
         if type(seat) is not int or not 0 <= seat < self.players:
-            raise ValueError(f"no seat {seat!r} at this {self.players}-player table")
+            raise ValueError(f"no seat {_short(seat)} at this {self.players}-player table")
         hand = self._hands[seat]
         left = self._left
         return {
@@ -254,7 +288,7 @@ class Dominoes:
             "passes": self._passes,
             "scores": self._scores.copy(),
             "target": self.target,
-            "events": [_copy_event(e) for e in self._events],
+            "events": [event_dict(r) for r in self._events],
             "outcome": self.outcome,
         }
 
@@ -285,12 +319,14 @@ class Dominoes:
         self._step += 1
         self._legal = None
         if key < DRAW:
-            events = self._play(seat, key >> 1, key & 1)
+            records = self._play(seat, key >> 1, key & 1)
         elif key == DRAW:
-            events = self._draw(seat)
+            records = self._draw(seat)
         else:
-            events = self._pass(seat)
-        return [_copy_event(e) for e in events]
+            records = self._pass(seat)
+        if len(records) == 1:
+            return [event_dict(records[0])]
+        return [event_dict(r) for r in records]
 
     # ------------------------------------------------------------------ internals
 
@@ -326,9 +362,9 @@ class Dominoes:
         if self._outcome is not None:
             raise IllegalAction("The match is over; no more moves can be made.")
         if type(seat) is not int:
-            raise IllegalAction(f"A seat is a whole number from 0 to {self.players - 1}, not {seat!r}.")
+            raise IllegalAction(f"A seat is a whole number from 0 to {self.players - 1}, not {_short(seat)}.")
         if not 0 <= seat < self.players:
-            raise IllegalAction(f"There is no seat {seat} at this {self.players}-player table.")
+            raise IllegalAction(f"There is no seat {_short(seat)} at this {self.players}-player table.")
         if seat != self._turn:
             raise IllegalAction(f"It is seat {self._turn}'s turn, not seat {seat}'s.")
         raise IllegalAction(
@@ -349,14 +385,14 @@ class Dominoes:
             tile = TILE_INDEX.get(code) if type(code) is str else None
             if tile is None:
                 raise IllegalAction(
-                    f'{code!r} is not a domino; write a tile as HIGH-LOW, e.g. "6-4".'
+                    f'{_short(code)} is not a domino; write a tile as HIGH-LOW, e.g. "6-4".'
                 )
             end = action.get("end")
             # Both ends are None on an empty line, so this also covers the
             # round's first tile: there the end makes no difference.
             if self._left == self._right:
                 if end is not None and end != "left" and end != "right":
-                    raise IllegalAction(f'The end is "left" or "right", not {end!r}.')
+                    raise IllegalAction(f'The end is "left" or "right", not {_short(end)}.')
                 return tile << 1
             if end == "left":
                 return tile << 1
@@ -364,12 +400,12 @@ class Dominoes:
                 return tile << 1 | 1
             if end is None:
                 raise IllegalAction(f'Say which end to play {TILES[tile]} on: "left" or "right".')
-            raise IllegalAction(f'The end is "left" or "right", not {end!r}.')
+            raise IllegalAction(f'The end is "left" or "right", not {_short(end)}.')
         if kind == "draw":
             return DRAW
         if kind == "pass":
             return PASS
-        raise IllegalAction(f"Unknown action type {kind!r}; dominoes knows play, draw and pass.")
+        raise IllegalAction(f"Unknown action type {_short(kind)}; dominoes knows play, draw and pass.")
 
     def _why_illegal(self, key: int) -> str:
         """A player's sentence for a well-formed action that is not legal now."""
@@ -396,18 +432,14 @@ class Dominoes:
         here, there = (left, "right") if end == 0 else (right, "left")
         return f"{code} does not match the {ENDS[end]} end ({here}); play it on the {there} end."
 
-    def _log(self, event: dict[str, Any]) -> dict[str, Any]:
-        """Number `event`, keep it in the public log and return it."""
+    def _record(self, *fields: Any) -> tuple:
+        """Number an event record ``(type, ...)``, keep it in the public log, return it."""
         self._n += 1
-        event["n"] = self._n
-        self._events.append(event)
-        return event
+        record = (self._n, *fields)
+        self._events.append(record)
+        return record
 
-    def _next(self, seat: int) -> int:
-        seat += 1
-        return 0 if seat == self.players else seat
-
-    def _play(self, seat: int, tile: int, end: int) -> list[dict[str, Any]]:
+    def _play(self, seat: int, tile: int, end: int) -> list[tuple]:
         hand = self._hands[seat] ^ (1 << tile)
         self._hands[seat] = hand
         if self._lead is not None:
@@ -423,34 +455,33 @@ class Dominoes:
             self._line.append(_WRITTEN[tile * 7 + right])  # type: ignore[operator]
             self._right = _OTHER[tile * 7 + right]  # type: ignore[operator]
         self._passes = 0
-        events = [
-            self._log({"type": "play", "seat": seat, "tile": TILES[tile], "end": ENDS[end],
-                       "ends": [self._left, self._right]})
-        ]
+        self._n += 1
+        record = (self._n, "play", seat, TILES[tile], ENDS[end], self._left, self._right)
+        self._events.append(record)
         if hand:
-            self._turn = self._next(seat)
-        else:
-            self._end_round("out", seat, events)
-        return events
+            seat += 1
+            self._turn = 0 if seat == self.players else seat
+            return [record]
+        records = [record]
+        self._end_round("out", seat, records)
+        return records
 
-    def _draw(self, seat: int) -> list[dict[str, Any]]:
+    def _draw(self, seat: int) -> list[tuple]:
         tile = self._boneyard.pop()
         self._hands[seat] |= 1 << tile
-        return [
-            self._log({"type": "draw", "seat": seat, "ends": [self._left, self._right],
-                       "boneyard": len(self._boneyard)})
-        ]
+        return [self._record("draw", seat, self._left, self._right, len(self._boneyard))]
 
-    def _pass(self, seat: int) -> list[dict[str, Any]]:
+    def _pass(self, seat: int) -> list[tuple]:
         self._passes += 1
-        events = [self._log({"type": "pass", "seat": seat, "ends": [self._left, self._right]})]
+        records = [self._record("pass", seat, self._left, self._right)]
         if self._passes == self.players:
-            self._end_round("blocked", None, events)
+            self._end_round("blocked", None, records)
         else:
-            self._turn = self._next(seat)
-        return events
+            seat += 1
+            self._turn = 0 if seat == self.players else seat
+        return records
 
-    def _end_round(self, reason: str, out: int | None, events: list[dict[str, Any]]) -> None:
+    def _end_round(self, reason: str, out: int | None, records: list[tuple]) -> None:
         """Score the round that just ended; then end the match or deal the next round."""
         pips = [pip_count(h) for h in self._hands]
         if out is not None:
@@ -461,23 +492,19 @@ class Dominoes:
         points = 0 if winner is None else sum(pips) - pips[winner]
         if winner is not None:
             self._scores[winner] += points
-        events.append(
-            self._log({"type": "round_end", "round": self._round, "reason": reason,
-                       "winner": winner, "pips": pips, "points": points,
-                       "scores": self._scores.copy()})
+        scores = tuple(self._scores)
+        records.append(
+            self._record("round_end", self._round, reason, winner, tuple(pips), points, scores)
         )
         winners = match_winners(self._scores, self.target)
         if winners is None:
-            self._deal(None, events)
+            self._deal(None, records)
             return
         self._turn = None
-        self._outcome = {"winners": winners, "points": self._scores.copy(), "reason": reason}
-        events.append(
-            self._log({"type": "match_end", "winners": winners.copy(),
-                       "points": self._scores.copy(), "reason": reason})
-        )
+        self._outcome = {"winners": winners, "points": list(scores), "reason": reason}
+        records.append(self._record("match_end", tuple(winners), scores, reason))
 
-    def _deal(self, rigged: list[int] | None, events: list[dict[str, Any]]) -> None:
+    def _deal(self, rigged: list[int] | None, records: list[tuple]) -> None:
         """Deal a round (from `rigged`, else shuffled by the game's RNG) and set its lead."""
         if rigged is None:
             tiles = list(range(28))
@@ -507,7 +534,6 @@ class Dominoes:
         self._lead = tile
         self._turn = seat
         self._legal = [tile << 1]
-        events.append(
-            self._log({"type": "deal", "round": self._round, "counts": [size] * self.players,
-                       "boneyard": len(self._boneyard), "lead": seat, "tile": TILES[tile]})
+        records.append(
+            self._record("deal", self._round, (size,) * self.players, len(self._boneyard), seat)
         )
