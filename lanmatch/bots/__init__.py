@@ -4,10 +4,13 @@
     bot = make_bot("hard", game="colormatch", table="classic", seat=2, seed=7)
     bot.observe(view)                 # after every change the seat can see
     action = bot.choose(view, legal)  # one of `legal`
+    bot.declines(view, legal)         # out of turn: let a call, catch or jump-in pass?
 
 A bot sees exactly what a player in its seat sees: nothing but the views it is
 given and the legal actions. It holds its own seeded RNG, so a game with bots
-replays exactly.
+replays exactly. Color Match bots live in `colormatch` (with the look-ahead
+simulator of the Hard bot in `lookahead`), Dominoes bots in `dominoes`; see
+docs/bots.md.
 """
 
 from __future__ import annotations
@@ -31,6 +34,13 @@ class Bot:
 
     def observe(self, view: dict[str, Any]) -> None:
         """Take note of a view (the base bot keeps nothing)."""
+
+    def declines(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> bool:
+        """Out of turn (a last-card call, a catch, a jump-in): does the bot let
+        this chance pass? The host asks before `choose` when the seat is not the
+        one whose turn it is; a bot that declines does not act now. The base
+        bot always takes its chance."""
+        return False
 
     def choose(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> dict[str, Any]:
         """Return one of `legal_actions`.
@@ -56,7 +66,9 @@ def make_bot(level: str, game: str = "colormatch", table: str | None = None, sea
 
         return dominoes.make(level, seat=seat, seed=seed)
     if game == "colormatch":
-        return Bot(game, table or "classic", seat, seed)
+        from lanmatch.bots import colormatch
+
+        return colormatch.make(level, table=table or "classic", seat=seat, seed=seed)
     raise ValueError(f"unknown game {game!r}")
 
 

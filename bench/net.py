@@ -1,0 +1,461 @@
+"""Host benchmarks: action round trip vs a bare echo, load, discovery time.
+
+    python bench/net.py rtt        [--actions N]          # action round trip beside a bare trio+msgpack echo
+    python bench/net.py load       [--tables 100] [--seconds 10] [--procs 4]
+    python bench/net.py discovery  [--runs 10]
+    python bench/net.py all
+
+Everything binds to 127.0.0.1 (TCP and mDNS). See bench/README.md, section
+"Host", for what each figure means and the figures measured here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import trio
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from lanmatch.net.host import Host  # noqa: E402
+from lanmatch.protocol import PROTOCOL_VERSION, Decoder, encode_frame  # noqa: E402
+
+LOOPBACK = "127.0.0.1"
+HERE = Path(__file__).resolve()
+
+
+def pct(samples: list[float], p: float) -> float:
+    s = sorted(samples)
+    return s[min(len(s) - 1, int(p / 100 * len(s)))]
+
+
+def fmt_us(x: float) -> str:
+    return f"{x * 1e6:7.0f} µs"
+
+
+# ------------------------------------------------------------------ rtt
+
+
+class Raw:
+    def __init__(self, stream):
+        self.stream = stream
+        self.dec = Decoder()
+        self.lock = trio.StrictFIFOLock()
+
+    async def send(self, msg):
+        async with self.lock:
+            await self.stream.send_all(encode_frame(msg))
+
+    async def recv(self):
+        while True:
+            m = self.dec.next_message()
+            if m is not None:
+                return m
+            data = await self.stream.receive_some(65536)
+            if not data:
+                raise EOFError
+            self.dec.feed(data)
+
+    async def expect(self, typ):
+        while True:
+            m = await self.recv()
+            if m["type"] == typ:
+                return m
+
+
+async def echo_server() -> None:
+    """A bare trio + msgpack echo server: decodes each frame, sends it back re-encoded."""
+
+    async def serve(stream):
+        dec = Decoder()
+        async with stream:
+            while True:
+                data = await stream.receive_some(65536)
+                if not data:
+                    return
+                dec.feed(data)
+                while (m := dec.next_message()) is not None:
+                    await stream.send_all(encode_frame(m))
+
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(
+            lambda task_status: trio.serve_tcp(serve, 0, host=LOOPBACK, task_status=task_status)
+        )
+        print(f"ready {listeners[0].socket.getsockname()[1]}", flush=True)
+        await wait_stdin_closed()
+        nursery.cancel_scope.cancel()
+
+
+async def rtt_host() -> None:
+    """The host of the round-trip benchmark (in its own process, like a real host)."""
+    async with trio.open_nursery() as nursery:
+        host = Host("bench", rng=random.Random(1), person_bot_delay=0.0)
+        await nursery.start(host.run)
+        await nursery.start(host.listen, 0, LOOPBACK)
+        print(f"ready {host.port}", flush=True)
+        await wait_stdin_closed()
+        nursery.cancel_scope.cancel()
+
+
+async def wait_stdin_closed() -> None:
+    stdin = trio.lowlevel.FdStream(os.dup(0))
+    while await stdin.receive_some(1024):
+        pass
+
+
+def server(mode: str) -> tuple[subprocess.Popen, int]:
+    p = subprocess.Popen([sys.executable, str(HERE), mode], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    return p, int(p.stdout.readline().split()[1])
+
+
+async def echo_rtt(port: int, n: int) -> list[float]:
+    msg = {"type": "act", "state_id": 12, "action": {"type": "play", "card": "R5"}, "pad": "x" * 150}
+    c = Raw(await trio.open_tcp_stream(LOOPBACK, port))
+    out = []
+    for _ in range(200):
+        await c.send(msg)
+        await c.recv()
+    for _ in range(n):
+        t = time.perf_counter()
+        await c.send(msg)
+        await c.recv()
+        out.append(time.perf_counter() - t)
+    await c.stream.aclose()
+    return out
+
+
+async def action_rtt(port: int, n: int) -> list[float]:
+    """Two raw peers at a 2-seat Classic table take turns; each action is timed
+    from sending `act` to receiving the actor's own new view."""
+    out: list[float] = []
+    if True:
+        peers = []
+        for k in range(2):
+            p = Raw(await trio.open_tcp_stream(LOOPBACK, port))
+            await p.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": f"p{k}", "agent": "bot"})
+            await p.expect("welcome")
+            peers.append(p)
+        await peers[0].send({"type": "create", "room": "bench", "game": "colormatch", "table": "classic",
+                             "seats": 2, "clock": 600})
+        await peers[0].expect("seated")
+        await peers[1].send({"type": "join", "room": "bench"})
+        await peers[1].expect("seated")
+        await peers[0].send({"type": "start"})
+        latest = [await p.expect("view") for p in peers]
+        rng = random.Random(2)
+        warm = 200
+        while len(out) < n:
+            sid = latest[0]["state_id"]
+            if latest[0]["view"]["outcome"] is not None:
+                await peers[0].send({"type": "rematch"})
+                for k in range(2):
+                    while True:
+                        v = await peers[k].expect("view")
+                        if v["view"]["outcome"] is None:
+                            latest[k] = v
+                            break
+                continue
+            k = 0 if latest[0]["legal"] else 1
+            action = rng.choice(latest[k]["legal"])
+            t = time.perf_counter()
+            await peers[k].send({"type": "act", "state_id": sid, "action": action})
+            while True:
+                v = await peers[k].recv()
+                if v["type"] == "view" and v["state_id"] > sid:
+                    break
+                if v["type"] == "rejected":
+                    raise RuntimeError(v)
+            dt = time.perf_counter() - t
+            if warm:
+                warm -= 1
+            else:
+                out.append(dt)
+            latest[k] = v
+            other = 1 - k
+            while latest[other]["state_id"] != v["state_id"]:
+                m = await peers[other].recv()
+                if m["type"] == "view":
+                    latest[other] = m
+        for p in peers:
+            await p.stream.aclose()
+    return out
+
+
+def run_rtt(args) -> dict:
+    """Both servers run in their own process; the client is this process."""
+    p, port = server("_echo")
+    try:
+        echo = trio.run(echo_rtt, port, args.actions)
+    finally:
+        p.stdin.close()
+        p.wait(timeout=10)
+    p, port = server("_rtthost")
+    try:
+        act = trio.run(action_rtt, port, args.actions)
+    finally:
+        p.stdin.close()
+        p.wait(timeout=10)
+    res = {
+        "echo_p50": statistics.median(echo), "echo_p99": pct(echo, 99),
+        "act_p50": statistics.median(act), "act_p99": pct(act, 99), "n": args.actions,
+    }
+    print(f"round trip over 127.0.0.1, server in its own process, {args.actions} samples each (after 200 warm-up)")
+    print(f"  bare trio+msgpack echo : p50 {fmt_us(res['echo_p50'])}   p99 {fmt_us(res['echo_p99'])}")
+    print(f"  lanmatch action -> view: p50 {fmt_us(res['act_p50'])}   p99 {fmt_us(res['act_p99'])}")
+    print(f"  ratio (p50)            : {res['act_p50'] / res['echo_p50']:.2f} x the echo")
+    return res
+
+
+# ------------------------------------------------------------------ load
+
+
+def cpu_seconds() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+async def load_host(tables: int) -> None:
+    """The host process of the load test: `mark` on stdin prints its counters."""
+    async with trio.open_nursery() as nursery:
+        host = Host("bench", rng=random.Random(1), person_bot_delay=0.0, dead_after=30.0)
+        await nursery.start(host.run)
+        await nursery.start(host.listen, 0, LOOPBACK)
+        for t in range(tables):
+            host.create_room(f"t{t}", game="colormatch", table="classic", seats=4, auto_start=True,
+                             rematch_after=0.05, bot_level="easy", clock=600)
+        print(f"ready {host.port}", flush=True)
+        stdin = trio.lowlevel.FdStream(os.dup(0))
+        buf = b""
+        while True:
+            data = await stdin.receive_some(1024)
+            if not data:
+                break
+            buf += data
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                if line == b"mark":
+                    actions = sum(a.actions for a in host.rooms.values())
+                    print(json.dumps({"actions": actions, "cpu": cpu_seconds(), "t": time.monotonic(),
+                                      "peers": len(host.peers)}), flush=True)
+                elif line == b"quit":
+                    nursery.cancel_scope.cancel()
+
+
+THINK = 0.0
+
+
+async def light_seat(port: int, room: str, seed: int, samples: list) -> None:
+    """One remote seat, as light as a client can be (so the host is what is
+    measured): raw frames, a random legal action as soon as a view offers some,
+    each action timed from `act` sent to the next view received."""
+    rng = random.Random(seed)
+    c = Raw(await trio.open_tcp_stream(LOOPBACK, port))
+    await c.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": f"s{seed}", "agent": "bot"})
+    await c.send({"type": "join", "room": room})
+
+    async def pinger():
+        while True:
+            await trio.sleep(1.0)
+            await c.send({"type": "ping"})
+
+    async with trio.open_nursery() as n:
+        n.start_soon(pinger)
+        answered = -1
+        sent = None
+        while True:
+            m = await c.recv()
+            if m["type"] != "view":
+                continue
+            sid = m["state_id"]
+            if sent is not None and sid > sent[0]:
+                now = time.monotonic()
+                samples.append((now, now - sent[1]))
+                sent = None
+            if m["legal"] and sid != answered and m["view"]["outcome"] is None:
+                answered = sid
+                if THINK:
+                    await trio.sleep(THINK)  # a pause to think: the round trip is timed from the send
+                sent = (sid, time.monotonic())
+                await c.send({"type": "act", "state_id": sid, "action": rng.choice(m["legal"])})
+
+
+FAILED: list[str] = []
+
+
+async def guarded_seat(port: int, room: str, seed: int, samples: list) -> None:
+    try:
+        await light_seat(port, room, seed, samples)
+    except (OSError, trio.BrokenResourceError, trio.ClosedResourceError, EOFError) as e:
+        FAILED.append(f"{room}: {type(e).__name__}: {e}")
+
+
+async def load_bots(port: int, rooms: list[str], seconds: float, think: float) -> None:
+    global THINK
+    THINK = think
+    samples: list[tuple[float, float]] = []
+    with trio.move_on_after(seconds):
+        async with trio.open_nursery() as n:
+            for k, room in enumerate(rooms):
+                for s in range(4):
+                    n.start_soon(guarded_seat, port, room, k * 4 + s, samples)
+                await trio.sleep(0.002)
+    for f in FAILED[:5]:
+        print(f"seat lost: {f}", file=sys.stderr)
+    print(json.dumps(samples))
+
+
+def run_load(args) -> dict:
+    host = subprocess.Popen([sys.executable, str(HERE), "_host", "--tables", str(args.tables)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    port = int(host.stdout.readline().split()[1])
+    rooms = [f"t{t}" for t in range(args.tables)]
+    chunks = [rooms[i :: args.procs] for i in range(args.procs)]
+    warm = 3.0
+    bots = [subprocess.Popen([sys.executable, str(HERE), "_bots", "--port", str(port), "--seconds",
+                              str(args.seconds + warm + 1), "--rooms", ",".join(c), "--think", str(args.think)],
+                             stdout=subprocess.PIPE, text=True) for c in chunks]
+    time.sleep(warm)
+
+    def mark():
+        host.stdin.write("mark\n")
+        host.stdin.flush()
+        return json.loads(host.stdout.readline())
+
+    a = mark()
+    time.sleep(args.seconds)
+    b = mark()
+    samples = []
+    for p in bots:
+        out, _ = p.communicate(timeout=args.seconds + 60)
+        samples += [dt for t, dt in json.loads(out.strip().splitlines()[-1]) if a["t"] <= t <= b["t"]]
+    host.stdin.write("quit\n")
+    host.stdin.flush()
+    host.wait(timeout=10)
+    actions = b["actions"] - a["actions"]
+    wall = b["t"] - a["t"]
+    cpu = b["cpu"] - a["cpu"]
+    res = {
+        "tables": args.tables, "connections": b["peers"], "actions_per_s": actions / wall,
+        "rtt_p50": statistics.median(samples), "rtt_p99": pct(samples, 99), "samples": len(samples),
+        "host_cpu_per_action": cpu / max(actions, 1), "host_cpu_share": cpu / wall,
+    }
+    print(f"load: {args.tables} tables x 4 remote bot seats ({res['connections']} connections), "
+          f"{args.procs} bot processes, think {args.think:g} s, {args.seconds:g} s measured")
+    print(f"  actions/s            : {res['actions_per_s']:8.0f}")
+    print(f"  action round trip    : p50 {fmt_us(res['rtt_p50'])}   p99 {fmt_us(res['rtt_p99'])}"
+          f"   ({res['samples']} samples, seen by the bots)")
+    print(f"  host CPU per action  : {fmt_us(res['host_cpu_per_action'])}"
+          f"   (host process busy {res['host_cpu_share'] * 100:.0f}% of one core)")
+    return res
+
+
+# ------------------------------------------------------------------ discovery
+
+
+async def discovery_times(runs: int) -> list[float]:
+    from lanmatch.net.discovery import Browser
+
+    out = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        async with Browser([LOOPBACK]) as b:
+            h = await b.first(10)
+            if h is None:
+                raise RuntimeError("no host found")
+            out.append(time.perf_counter() - t)
+    return out
+
+
+def bare_times(runs: int) -> list[float]:
+    """The same with bare zeroconf: ServiceBrowser (QM) until the first Added."""
+    import threading
+
+    from zeroconf import DNSQuestionType, IPVersion, ServiceBrowser, ServiceStateChange, Zeroconf
+
+    out = []
+    for _ in range(runs):
+        ev = threading.Event()
+        t = time.perf_counter()
+        zc = Zeroconf(interfaces=[LOOPBACK], ip_version=IPVersion.V4Only, use_asyncio=False)
+
+        def handler(zeroconf, service_type, name, state_change, ev=ev):
+            if state_change is ServiceStateChange.Added:
+                ev.set()
+
+        b = ServiceBrowser(zc, "_lanmatch._tcp.local.", handlers=[handler], question_type=DNSQuestionType.QM)
+        if not ev.wait(10):
+            raise RuntimeError("no host found")
+        out.append(time.perf_counter() - t)
+        b.cancel()
+        zc.close()
+    return out
+
+
+def run_discovery(args) -> dict:
+    host = subprocess.Popen([sys.executable, "-m", "lanmatch", "host", "--bind", LOOPBACK, "--name",
+                             f"bench-{os.getpid()}"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        host.stdout.readline()
+        assert host.stdout.readline().startswith("advertised")
+        times = trio.run(discovery_times, args.runs)
+        bare = bare_times(args.runs)
+    finally:
+        host.terminate()
+        host.wait(timeout=10)
+    res = {"p50": statistics.median(times), "min": min(times), "max": max(times), "runs": args.runs,
+           "bare_p50": statistics.median(bare), "bare_min": min(bare), "bare_max": max(bare)}
+    print(f"discovery on 127.0.0.1, {args.runs} runs each (a fresh browser each run)")
+    print(f"  lanmatch Browser, browse start -> resolved host answering over TCP: median {res['p50'] * 1000:.0f} ms"
+          f" (min {res['min'] * 1000:.0f}, max {res['max'] * 1000:.0f})")
+    print(f"  bare zeroconf ServiceBrowser (QM), start -> first Added:            median {res['bare_p50'] * 1000:.0f} ms"
+          f" (min {res['bare_min'] * 1000:.0f}, max {res['bare_max'] * 1000:.0f})")
+    return res
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("what", choices=["rtt", "load", "discovery", "all", "_host", "_bots", "_echo", "_rtthost"])
+    p.add_argument("--actions", type=int, default=3000)
+    p.add_argument("--tables", type=int, default=100)
+    p.add_argument("--seconds", type=float, default=10.0)
+    p.add_argument("--procs", type=int, default=2)
+    p.add_argument("--think", type=float, default=0.0, help="load: seconds each seat waits before acting")
+    p.add_argument("--runs", type=int, default=10)
+    p.add_argument("--port", type=int)
+    p.add_argument("--rooms", default="")
+    args = p.parse_args()
+    if args.what == "_host" and os.environ.get("LANMATCH_BENCH_PROFILE"):
+        import cProfile
+
+        cProfile.runctx("trio.run(load_host, args.tables)", globals(), {"args": args},
+                        os.environ["LANMATCH_BENCH_PROFILE"])
+        return
+    if args.what == "_echo":
+        trio.run(echo_server)
+    elif args.what == "_rtthost":
+        trio.run(rtt_host)
+    elif args.what == "_host":
+        trio.run(load_host, args.tables)
+    elif args.what == "_bots":
+        trio.run(load_bots, args.port, args.rooms.split(","), args.seconds, args.think)
+    else:
+        print(f"nproc {os.cpu_count()}, Python {sys.version.split()[0]}, trio {trio.__version__}")
+        if args.what in ("rtt", "all"):
+            run_rtt(args)
+        if args.what in ("load", "all"):
+            run_load(args)
+        if args.what in ("discovery", "all"):
+            run_discovery(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1105 @@
+"""Color Match bots: Easy, Medium and Hard (SPEC section 7).
+
+    from lanmatch.bots import make_bot
+    bot = make_bot("hard", game="colormatch", table="classic", seat=2, seed=7)
+    bot.observe(view)                  # after every change the seat can see
+    action = bot.choose(view, legal)   # one of `legal`
+    bot.declines(view, legal)          # out of turn: let a call/catch/jump-in pass?
+
+How this works. A bot reads nothing but its seat's views and the legal
+actions. `observe` feeds the numbered public events of each view into a
+`Memory` (each event is taken in once, by its number), which keeps what a
+careful player at the table would keep: the active color as it changed, the
+cards gone to the discard pile, standing Shields, the color in force when a
++4 was played, how often each seat's +4 turned out a bluff, and (used by Hard)
+what each rival showed it lacked: a seat that drew a card of its own accord
+held nothing of the active color, nothing of the top symbol and no wild.
+
+- **Easy** picks a random legal action and forgets a last-card call now and
+  then (`declines`).
+- **Medium** scores each legal action with table sense (section "Medium's
+  sense" in docs/bots.md): saves wilds for need, stacks on a waiting pile,
+  prefers Skip/Reverse/+2 (and the tables' equivalents) when the next seat
+  holds 3 or fewer cards, names the color it holds most of, counts Bomb fuses,
+  weighs a +4 challenge, plays Shields, Turnovers and 7-0 swaps with sense,
+  always calls and always catches.
+- **Hard** is Medium plus its memory of what rivals lack (colors it names and
+  switches to), +2/+4 attacks when the next seat holds 2 or fewer cards, a
+  bluffed +4 where the challenge is unlikely, and a look-ahead: for a decision
+  with several good moves it deals the hidden cards at random many times
+  (consistent with the view and its memory), plays each candidate forward with
+  Medium-like rollouts (`lanmatch.bots.lookahead`) and keeps the move that
+  wins most often. The work is a fixed number of samples, never a clock.
+
+Every bot draws from its own seeded `random.Random`, so a game replays.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from typing import Any
+
+from lanmatch.bots import Bot
+from lanmatch.bots import lookahead as L
+from lanmatch.rules import cards as C
+
+COLOR, SYM, KIND = L.COLOR, L.SYM, L.KIND
+RULES = L.RULES
+# events that follow a draw the seat did not choose (penalties, blasts, ...)
+_FORCED_AFTER_DRAW = frozenset(
+    {"penalty", "blast", "hunt", "caught", "missed_call", "accept", "challenge", "lapsed"}
+)
+_OPTIONAL = frozenset({"call", "catch"})
+EXPECTED_WILD_SHARE = 8 / 112  # wild faces per face at Day & Night
+
+
+def _points(code: str, table: str) -> int:
+    return C.daynight_points(code) if table == "daynight" else C.standard_points(code)
+
+
+class Memory:
+    """What a seat remembers from the public events it has seen.
+
+    Events are numbered; each is taken in once. A gap in the numbers (views
+    missed) makes the memory forget what it can no longer trust.
+
+    What a rival lacks is kept as constraints: `(banned, free)` says that at
+    most `free` of its cards fit `banned` (predicates on a face: `("c", color)`,
+    `("s", symbol)`, `("f", face)`, `("w", None)` for any wild). A constraint
+    is born with `free` 0 (or 1 for a kept drawn card) when the seat shows it
+    holds nothing of the kind: it draws of its own accord (nothing playable),
+    plays a wild in an ordinary turn (nothing else playable: bots save wilds
+    for need) or takes a waiting pile (nothing to stack). Every card it then
+    receives adds 1 to `free`; a banned card it plays takes 1 away.
+    """
+
+    def __init__(self, table: str, seat: int):
+        self.table = table
+        self.seat = seat
+        self.daynight = table == "daynight"
+        rules = RULES[table]
+        self.answers = {kind: tuple(ans) for kind, ans in rules.ladder}
+        self.queue = rules.queue  # piles wait (set again from the view's options: stacking)
+        self.seven_o = False  # set from the view's options
+        faces = set(C.day_faces()) | set(C.night_faces()) if table == "daynight" else set(L.full_deck(table))
+        self._colored = sorted(f for f in faces if COLOR[f] is not None)
+        self.last_n = 0
+        self.counts: list[int] = []
+        self.direction = 1
+        self.far_seen: dict[int, list[str]] = {}
+        self.reset(None)
+        self.bluffs: dict[int, list[int]] = {}  # seat -> [guilty, challenged]
+
+    def reset(self, top: str | None) -> None:
+        self.top = top
+        self.color = COLOR[top] if top else None
+        self.night = False
+        self.disc: Counter[str] = Counter([top] if top else [])  # faces known in the discard pile
+        self.synced = top is not None
+        self.shields: dict[int, str] = {}
+        self.lacks: dict[int, list[list]] = {}  # seat -> [[banned predicates, free cards], ...]
+        self.w4: tuple[int, str | None] | None = None  # (player, color before) of the last +4
+        self.h_play: tuple[str, str | None, str | None] | None = None
+        self.pending_kind: str | None = None
+        self.fuse_on = False  # a Bomb fuse burns (a classic bot then plays for the blast)
+        self.drew_on: dict[int, list[str]] = {}  # seat -> colors it drew on (latest last)
+        self.last_draw: int | None = None  # seat that drew in the latest draw event
+        self.open_draw: tuple[int, list[list]] | None = None
+        # rivals' cards known by face: after a Turnover or Clock flip their hands
+        # are the far faces seen just before; a standard challenge shows a hand
+        self.known: dict[int, Counter[str]] = {}
+        self.unknown: dict[int, int] = {}  # cards got since, not known
+
+    # ------------------------------------------------------------- events
+
+    def take(
+        self,
+        events: list[dict[str, Any]],
+        counts: list[int] | None = None,
+        direction: int = 1,
+        turn: int | None = None,
+        phase: str | None = None,
+        far: dict | None = None,
+        shown: dict | None = None,
+    ) -> None:
+        """Take in `events` not seen yet. The rest is the view's (after the
+        events): `counts` and `direction` to know who held how many at each
+        event, `turn` and `phase` to tell at once whether a rival's drawn card
+        could be played (it then waits in phase `drawn`)."""
+        fresh = [e for e in events if e["n"] > self.last_n]
+        if fresh:
+            if self.last_n and fresh[0]["n"] > self.last_n + 1:
+                self.forget()
+            self.last_n = fresh[-1]["n"]
+            for i, e in enumerate(fresh):
+                nxt = fresh[i + 1] if i + 1 < len(fresh) else None
+                self._event(e, nxt)
+        if counts is not None:
+            self.counts = list(counts)
+            self.direction = direction
+        if far is not None:
+            self.far_seen = {int(k): list(v) for k, v in far.items()}
+        if shown is not None and shown.get("seat") is not None:
+            self.known[shown["seat"]] = Counter(shown.get("hand", ()))
+            self.unknown[shown["seat"]] = 0
+        if self.open_draw is not None and turn is not None:
+            seat, group = self.open_draw
+            if not (turn == seat and phase == "drawn"):
+                self.open_draw = None  # the turn moved on: the drawn card did not play
+                for cons in group:
+                    cons[1] = max(0, cons[1] - 1)
+
+    def forget(self) -> None:
+        """Views were missed: drop what can no longer be trusted."""
+        self.synced = False
+        self.lacks = {}
+        self.h_play = None
+        self.pending_kind = None
+        self.open_draw = None
+        self.known = {}
+        self.unknown = {}
+
+    def _gain(self, seat: int, count: int) -> None:
+        if 0 <= seat < len(self.counts):
+            self.counts[seat] += count
+        if seat in self.known:
+            self.unknown[seat] += count
+        got = self.lacks.get(seat)
+        if got:
+            for c in got:
+                c[1] += count
+            if 0 <= seat < len(self.counts):  # a constraint on every card it holds says nothing
+                self.lacks[seat] = [c for c in got if c[1] < self.counts[seat]]
+
+    def _learn(self, seat: int, banned: frozenset, free: int = 0) -> None:
+        if seat == self.seat or not banned:
+            return
+        self.lacks.setdefault(seat, []).append([banned, free])
+
+    def _played(self, seat: int, card: str) -> None:
+        got = self.lacks.get(seat)
+        if not got:
+            return
+        keep = []
+        for c in got:
+            if _violates(c[0], card):
+                c[1] -= 1
+                if c[1] < 0:
+                    continue  # it held one after all: the constraint was wrong
+            keep.append(c)
+        self.lacks[seat] = keep
+
+    def _event(self, e: dict[str, Any], nxt: dict[str, Any] | None) -> None:
+        typ = e["type"]
+        if self.open_draw is not None:
+            # the event after a draw seen last time: was the drawn card playable?
+            seat, group = self.open_draw
+            self.open_draw = None
+            if not (typ in ("keep", "pass", "play") and e.get("seat") == seat):
+                for cons in group:
+                    cons[1] = max(0, cons[1] - 1)
+        if typ == "deal":
+            self.reset(e["top"])
+        elif typ == "play":
+            seat, card = e["seat"], e["card"]
+            before_color, before_top = self.color, self.top
+            answering = self.pending_kind is not None
+            if card == "W+4":
+                self.w4 = (seat, before_color)
+            if SYM[card] == "H":
+                self.h_play = (card, before_color, before_top)
+            self.top = card
+            self.color = e.get("color") or COLOR[card]
+            self.disc[card] += 1
+            self._played(seat, card)
+            if seat in self.known:
+                if self.known[seat][card] > 0:
+                    self.known[seat][card] -= 1
+                else:
+                    self.unknown[seat] = max(0, self.unknown[seat] - 1)
+            drawn = self.last_draw == seat
+            if seat != self.seat and not answering and not drawn and before_color and before_top and self.counts:
+                n = len(self.counts)
+                low = self.counts[(seat + self.direction) % n] <= 3
+                if card[0] != "W" and not self.fuse_on:
+                    # a Medium-like player plays its best-scoring card: it held
+                    # none that scores clearly more than the one it played
+                    self._learn(seat, self._worth_more(card, before_color, before_top, low))
+            if 0 <= seat < len(self.counts):
+                self.counts[seat] -= 1
+            bluffable = card == "W+4" and RULES[self.table].challenge is not None
+            if card[0] == "W" and not answering and not drawn and before_color and before_top and not bluffable:
+                # a wild in an ordinary turn: nothing else of its could be played
+                self._learn(seat, frozenset({("c", before_color), ("s", SYM[before_top])}))
+            kind = KIND[card]
+            if kind is not None:
+                self.pending_kind = kind
+            elif SYM[card] == "H" and answering:
+                self.pending_kind = None
+        elif typ in ("penalty", "accept", "lapsed", "challenge", "shield_cancel", "shield_absorb", "caught", "missed_call"):
+            if typ in ("penalty", "accept", "challenge", "shield_cancel", "shield_absorb"):
+                self.pending_kind = None
+            if typ == "shield_absorb":
+                card = self.shields.pop(e["seat"], None)
+                if card is not None:
+                    self.disc[card] += 1
+            if typ == "challenge":
+                stats = self.bluffs.setdefault(e["of"], [0, 0])
+                stats[1] += 1
+                if e.get("won"):
+                    stats[0] += 1
+        elif typ == "shield_stand":
+            if self.h_play is not None:
+                card, self.color, self.top = self.h_play
+                self.disc[card] -= 1
+                if self.disc[card] <= 0:
+                    del self.disc[card]
+                self.shields[e["seat"]] = card
+        elif typ == "color":
+            self.color = e["color"]
+        elif typ == "reverse":
+            self.direction = e["direction"]
+        elif typ == "fuse":
+            self.fuse_on = True
+        elif typ == "blast":
+            self.fuse_on = False
+        elif typ == "flip":
+            self.night = e["face"] == "night"
+            self.top = e["top"]
+            self.color = COLOR[e["top"]]
+            self.disc[e["top"]] += 1
+            self.lacks = {}  # every hand turned over: what they lacked is gone
+            # ... and what each rival now holds is what this seat saw as its far faces
+            self.known = {seat: Counter(faces) for seat, faces in self.far_seen.items() if seat != self.seat}
+            self.unknown = dict.fromkeys(self.known, 0)
+        elif typ == "reshuffle":
+            self.disc = Counter([self.top] if self.top else [])
+            self.synced = True
+        elif typ == "draw":
+            self._draw(e, nxt)
+            return
+        elif typ == "swap":
+            a, b = e["seat"], e["with"]
+            self.known, self.unknown = {}, {}
+            la, lb = self.lacks.pop(a, None), self.lacks.pop(b, None)
+            if la is not None:
+                self.lacks[b] = la
+            if lb is not None:
+                self.lacks[a] = lb
+        elif typ == "rotate":
+            self.lacks = {}
+            self.known, self.unknown = {}, {}
+        self.last_draw = None
+
+    def _draw(self, e: dict[str, Any], nxt: dict[str, Any] | None) -> None:
+        seat, count = e["seat"], e["count"]
+        self.last_draw = seat
+        if seat == self.seat:
+            if 0 <= seat < len(self.counts):
+                self.counts[seat] += count
+            return
+        after = nxt["type"] if nxt is not None else None
+        if after == "penalty" and self.pending_kind is not None and self.table != "toll":
+            # it took a waiting pile: nothing of its could answer it
+            self._gain(seat, count)
+            if self.queue:
+                self._learn(seat, self._answer_preds(self.pending_kind), count)
+            return
+        if after in _FORCED_AFTER_DRAW or count != 1 or self.color is None or self.top is None:
+            self._gain(seat, count)
+            return
+        # A draw of its own accord: it held nothing playable.
+        self._gain(seat, 1)
+        mine = nxt is None or (nxt.get("seat") == seat and after in ("keep", "pass", "play"))
+        free = 1 if mine else 0
+        color, sym = ("c", self.color), ("s", SYM[self.top])
+        self._learn(seat, frozenset({color, sym, ("w", None)}), free)
+        joint = self.lacks[seat][-1]
+        # the parts apart too: a wild played later disproves only "no wild"
+        for part in (color, sym, ("w", None)):
+            self._learn(seat, frozenset({part}), free)
+        if nxt is None:
+            self.open_draw = (seat, [joint] + self.lacks[seat][-3:])  # settled by the next event
+        self.drew_on.setdefault(seat, []).append(self.color)
+
+    def _worth_more(self, card: str, color: str, top: str, low: bool) -> frozenset:
+        """Faces playable on `color`/`top` that Medium scores clearly above `card`."""
+        worth = medium_worth(card, low, self.table)
+        if worth is None:
+            return frozenset()
+        top_sym = SYM[top]
+        out = set()
+        for f in self._colored:
+            if f == card or (COLOR[f] != color and SYM[f] != top_sym):
+                continue
+            if self.seven_o and SYM[f] in ("7", "0"):
+                continue  # played for the swap, not the points
+            w = medium_worth(f, low, self.table)
+            if w is not None and w >= worth + 4:
+                out.add(("f", f))
+        return frozenset(out)
+
+    def _answer_preds(self, kind: str) -> frozenset:
+        preds = set()
+        for k in self.answers.get(kind, ()):
+            preds.add(("f", "W+4") if k == "+4" else ("s", k))
+        if self.table == "siege":
+            preds.add(("s", "H"))
+        return frozenset(preds)
+
+    def lack_colors(self, seat: int) -> set[str]:
+        """Colors `seat` is known to lack (no card received since)."""
+        out: set[str] = set()
+        for banned, free in self.lacks.get(seat, ()):
+            if free <= 0:
+                out.update(v for k, v in banned if k == "c")
+        return out
+
+    def constraints(self, seat: int, faces) -> list[tuple[frozenset[str], int]]:
+        """`seat`'s constraints as (banned faces among `faces`, free) pairs."""
+        return [(_banned_faces(banned, faces), free) for banned, free in self.lacks.get(seat, ())]
+
+
+SPECIAL = frozenset({"S", "R", "+2", "+1", "+5", "A"})  # the Skip/Reverse/+2 family
+
+
+def medium_worth(face: str, low: bool, table: str) -> float | None:
+    """How Medium scores a colored face for an ordinary play, before the
+    color it keeps (at most 3 more): its points; Skip/Reverse/+2 and the
+    tables' likes held back (-25) unless the next seat is low (+25); a Shield
+    +12. None for cards played for other reasons (Bomb, Turnover)."""
+    sym = SYM[face]
+    if sym in ("B", "T"):
+        return None
+    w = float(_points(face, table))
+    if sym in SPECIAL:
+        w += 25 if low else -25
+    elif sym == "H":
+        w += 12
+    return w
+
+
+def _violates(banned: frozenset, card: str) -> bool:
+    col = COLOR[card]
+    if col is None:
+        return ("w", None) in banned or ("f", card) in banned
+    return ("c", col) in banned or ("s", SYM[card]) in banned or ("f", card) in banned
+
+
+def _banned_faces(banned: frozenset, faces) -> frozenset[str]:
+    return frozenset(f for f in faces if _violates(banned, f))
+
+
+class Ctx:
+    """The facts of one decision, read from the view."""
+
+    __slots__ = (
+        "v", "me", "n", "hand", "counts", "nxt", "dir", "color", "top", "top_sym", "phase",
+        "colors", "held", "table", "rules", "pending", "pkind",
+    )
+
+    def __init__(self, view: dict[str, Any], table: str):
+        self.v = view
+        self.me = view["seat"]
+        self.n = view["players"]
+        self.hand = view["hand"]
+        self.counts = view["counts"]
+        self.dir = view["direction"]
+        self.nxt = (self.me + self.dir) % self.n
+        self.color = view["color"]
+        self.top = view["top"]
+        self.top_sym = SYM[self.top]
+        self.phase = view["phase"]
+        self.colors = C.NIGHT_COLORS if view.get("face") == "night" else C.DAY_COLORS
+        held = dict.fromkeys(self.colors, 0)
+        for c in self.hand:
+            col = COLOR[c]
+            if col in held:
+                held[col] += 1
+        self.held = held
+        self.table = table
+        self.rules = RULES[table]
+        self.pending = view.get("pending", 0)
+        self.pkind = view.get("pending_kind")
+
+
+class EasyBot(Bot):
+    """Easy: a random legal action; forgets a last-card call now and then."""
+
+    level = "easy"
+    forget_call = 0.25  # chance to let a last-card call pass
+    skip_catch = 0.5  # chance to let a catch pass
+
+    def __init__(self, table: str, seat: int, seed: int = 0):
+        super().__init__("colormatch", table, seat, seed)
+
+    def declines(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> bool:
+        """Out of turn: does the bot let this chance (call, catch, jump-in) pass?
+
+        The host asks before `choose` when the seat is not the one whose turn it
+        is; a bot that declines simply does not act now.
+        """
+        types = {a["type"] for a in legal_actions}
+        if "call" in types:
+            return self.rng.random() < self.forget_call
+        if "catch" in types:
+            return self.rng.random() < self.skip_catch
+        return self.rng.random() < 0.5
+
+
+class MediumBot(EasyBot):
+    """Medium: table sense, no memory of rivals (see the module docstring)."""
+
+    level = "medium"
+    attack_at = 3  # prefers Skip/Reverse/+2 when the next seat holds this many or fewer
+    points_weight = 1.0  # an ordinary play sheds the card worth the most points ...
+    follow_weight = 0.5  # ... then keeps the color it holds most
+    bluff_rate = 0.25  # what share of +4 plays it assumes are bluffs
+
+    def __init__(self, table: str, seat: int, seed: int = 0):
+        super().__init__(table, seat, seed)
+        self.memory = Memory(table, seat)
+
+    def observe(self, view: dict[str, Any]) -> None:
+        """Take in the public events of `view` not seen yet (by their number)."""
+        mem = self.memory
+        options = view.get("options") or {}
+        if options.get("stacking"):
+            mem.queue = True
+        if options.get("seven_o"):
+            mem.seven_o = True
+        mem.take(
+            view.get("events", ()), view.get("counts"), view.get("direction", 1), view.get("turn"),
+            view.get("phase"), view.get("far"), view.get("shown"),
+        )
+
+    def declines(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> bool:
+        """Medium and Hard always call, always catch and always jump in."""
+        return False
+
+    # --------------------------------------------------------------- choose
+
+    def choose(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """Return the best of `legal_actions` for this seat.
+
+        Raises:
+            ValueError: `legal_actions` is empty (the seat may not act).
+        """
+        if not legal_actions:
+            raise ValueError(f"seat {self.seat} has no legal action to choose from")
+        self.observe(view)
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        for a in legal_actions:
+            if a["type"] in _OPTIONAL:
+                return a  # always call, always catch
+        x = Ctx(view, self.table)
+        if view.get("turn") != self.seat:  # a jump-in
+            plays = [a for a in legal_actions if a["type"] == "play"]
+            return max(plays, key=lambda a: self.play_value(x, a)) if plays else legal_actions[0]
+        phase = x.phase
+        if phase == "color":
+            return max(legal_actions, key=lambda a: self.color_value(x, a["color"]))
+        if phase == "challenge":
+            return self.answer_challenge(x, legal_actions)
+        if phase == "pile":
+            return self.answer_pile(x, legal_actions)
+        if phase == "drawn":
+            return self.after_draw(x, legal_actions)
+        return self.turn(x, legal_actions)
+
+    # ------------------------------------------------------------- phases
+
+    def turn(self, x: Ctx, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        return max(legal, key=lambda a: self.value(x, a))
+
+    def value(self, x: Ctx, a: dict[str, Any]) -> float:
+        typ = a["type"]
+        if typ == "play":
+            return self.play_value(x, a)
+        if typ in ("draw", "pass"):
+            return 30.0 + self.fuse_value(x, None)
+        return 0.0
+
+    def after_draw(self, x: Ctx, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        plays = [a for a in legal if a["type"] == "play"]
+        decline = [a for a in legal if a["type"] != "play"]
+        if not plays:
+            return legal[0]
+        best = max(plays, key=lambda a: self.play_value(x, a))
+        if decline and self.harm(x, best) < -15:
+            return decline[0]  # PLAY would hurt: a blast on itself, a bad swap, a bad flip
+        return best
+
+    def harm(self, x: Ctx, a: dict[str, Any]) -> float:
+        """What playing `a` costs beyond shedding a card (negative: it hurts)."""
+        card = a["card"]
+        cost = 0.0
+        if x.table == "classic":
+            cost += self.fuse_value(x, a) - self.fuse_value(x, None)
+        if "swap_with" in a:
+            cost += 10 * (len(x.hand) - 1 - x.counts[a["swap_with"]])
+        if SYM[card] == "T":
+            cost += self.turnover_value(x)
+        return cost
+
+    def answer_pile(self, x: Ctx, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        """Stack when it can (own kind first, then a +4), else cancel with a Shield, else draw."""
+
+        def rank(a: dict[str, Any]) -> tuple:
+            if a["type"] != "play":
+                return (0, 0.0)
+            card = a["card"]
+            if SYM[card] == "H":
+                return (1, self.play_value(x, a))
+            return (3 if COLOR[card] is not None else 2, self.play_value(x, a))
+
+        return max(legal, key=rank)
+
+    def answer_challenge(self, x: Ctx, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        for a in legal:
+            if a["type"] == "play":
+                return max((b for b in legal if b["type"] == "play"), key=lambda b: self.color_value(x, b["color"]))
+        can = [a for a in legal if a["type"] == "challenge"]
+        if can and self.guilt(x) > 0.2:
+            return can[0]
+        return next(a for a in legal if a["type"] == "accept")
+
+    def guilt(self, x: Ctx) -> float:
+        """How likely the +4 just played was a bluff (the player held the color in force)."""
+        w4 = self.memory.w4
+        if w4 is None or w4[1] is None:
+            return 0.0
+        player, before = w4
+        held = self.holds_color(x, player, before)
+        b = self.bluff_prior(player)
+        return b * held / (b * held + (1 - held)) if held < 1 else 1.0
+
+    def bluff_prior(self, player: int) -> float:
+        return self.bluff_rate
+
+    def holds_color(self, x: Ctx, seat: int, color: str) -> float:
+        """Chance that `seat` holds a card of `color`, its cards taken as random."""
+        k = x.counts[seat]
+        return 1.0 - 0.77**k
+
+    def unseen(self, x: Ctx) -> Counter:
+        """Faces this seat has not seen (active side): deck minus hand, discards, Shields."""
+        mem = self.memory
+        if self.table == "daynight":
+            full = Counter(C.night_faces() if x.colors == C.NIGHT_COLORS else C.day_faces())
+        else:
+            full = Counter(L.full_deck(self.table))
+        full.subtract(x.hand)
+        if mem.synced:
+            full.subtract(mem.disc)
+        full.subtract(mem.shields.values())
+        return +full
+
+    # -------------------------------------------------------------- values
+
+    def color_value(self, x: Ctx, color: str) -> float:
+        """How much the bot likes `color` to be active after its play."""
+        return float(x.held.get(color, 0))
+
+    def play_value(self, x: Ctx, a: dict[str, Any]) -> float:
+        card = a["card"]
+        hand = x.hand
+        if len(hand) == 1:
+            return 1000.0  # going out
+        col = COLOR[card]
+        sym = SYM[card]
+        named = a.get("color") or col
+        v = 100.0
+        if named is not None:
+            v += self.follow_weight * (self.color_value(x, named) - (1 if col == named else 0))
+        if col is None:
+            v -= 40  # saves wilds for need (and their points do not count)
+        else:
+            v += self.points_weight * _points(card, self.table)
+        if sym in SPECIAL:  # Skip/Reverse/+2: for a low next seat, else held back
+            v += 25 if x.counts[x.nxt] <= self.attack_at else -25
+        if x.v.get("fuse") is not None or sym == "B":
+            v += self.fuse_value(x, a)
+        if sym == "H" and x.phase != "pile":
+            v += 12  # a standing Shield sheds a card and walls off the next pile
+        if sym == "T":
+            v += self.turnover_value(x)
+        elif card == "WC":
+            v += 0.5 * self.turnover_value(x)  # the Clock flips the table 3 hand-offs later
+        elif card == "WH" and named is not None:
+            v += self.hunt_draws(x, named)
+        if "swap_with" in a:
+            v += 10 * (len(hand) - 1 - x.counts[a["swap_with"]])
+        elif sym == "0" and x.v.get("options", {}).get("seven_o"):
+            giver = (x.me - x.dir) % x.n
+            v += 10 * (len(hand) - 1 - x.counts[giver])
+        return v
+
+    def fuse_value(self, x: Ctx, a: dict[str, Any] | None) -> float:
+        """Bomb sense (classic): where the blast lands if everyone then plays plainly."""
+        if x.table != "classic":
+            return 0.0
+        fuse = x.v.get("fuse")
+        card = a.get("card") if a else None
+        sym = SYM[card] if card else None
+        if fuse is None and sym != "B":
+            return 0.0
+        target = blast_target(x.n, x.me, x.dir, fuse, sym)
+        blast = (x.v.get("blast") or 0) + 2 if fuse is not None and sym == "B" else (x.v.get("blast") or 4)
+        if target == x.me:
+            return -12.0 * blast
+        bonus = 3.0 * blast if x.counts[target] <= 3 else 1.0 * blast
+        return bonus
+
+    def hunt_draws(self, x: Ctx, color: str) -> float:
+        """Color Hunt: how many cards the next seat may expect to draw until
+        `color` comes (the rarer the color among unseen cards, the more)."""
+        unseen = self.unseen(x)
+        total = sum(unseen.values())
+        have = sum(m for f, m in unseen.items() if COLOR[f] == color)
+        return (total + 1) / (have + 1) if total else 0.0
+
+    def turnover_value(self, x: Ctx) -> float:
+        """Day & Night: does turning the table over favour this seat?
+
+        After a flip every rival holds the far faces this seat can see; its own
+        far faces are unknown. A rival about to go out on a wild far face is
+        the worst case; rivals losing their wilds the best.
+        """
+        far = x.v.get("far") or {}
+        value = 0.0
+        for seat, faces in far.items():
+            s = int(seat)
+            if not faces:
+                continue
+            wild_share = sum(1 for f in faces if f[0] == "W") / len(faces)
+            weight = 3.0 if len(faces) <= 2 else 1.0
+            value += 40 * weight * (EXPECTED_WILD_SHARE - wild_share)
+            if len(faces) == 1 and s in (x.nxt,):
+                value -= 30 if faces[0][0] == "W" else -10
+        mine = sum(1 for c in x.hand if c[0] == "W") / max(1, len(x.hand))
+        value += 40 * (mine - EXPECTED_WILD_SHARE) * -1
+        return value
+
+
+def blast_target(n: int, me: int, direction: int, fuse: int | None, sym: str | None) -> int | None:
+    """The seat the Bomb's blast lands on if `me` plays a card of `sym` (None:
+    draws or keeps) and every later move is a plain one."""
+    fresh = False
+    if sym == "B":
+        fuse, fresh = 3, True
+    if fuse is None:
+        return None
+    d = direction
+    if sym == "S":
+        dest = (me + 2 * d) % n
+    elif sym == "R":
+        d = -d
+        dest = me if n == 2 else (me + d) % n
+    elif sym == "A":
+        dest = me
+    else:
+        dest = (me + d) % n
+    if not fresh:
+        fuse -= 1
+        if fuse <= 0:
+            return dest
+    seat = dest
+    for _ in range(fuse):
+        seat = (seat + d) % n
+    return seat
+
+
+class HardBot(MediumBot):
+    """Hard: Medium plus memory of what rivals lack, attacks and a sampled look-ahead."""
+
+    level = "hard"
+    attack_hard_at = 2  # +2/+4 when the next seat holds this many or fewer
+    lack_bonus = 0.5  # cards' worth of naming a color the next seat showed it lacks
+    budget = 2000  # simulated moves per searched decision (the time budget; a deal counts 12, a copy 3)
+    min_samples = 8  # determinized deals per searched decision, at least ...
+    max_samples = 64  # ... and at most
+    candidates = 3  # moves searched (the best by Medium-like value)
+    model_rivals = True  # rollouts play every seat as Medium does (best-scoring card first)
+    caution = 1.5  # a move replaces Medium's choice only if better by this many standard errors
+    horizon = 0  # rollout moves before the position is judged (0: to the end)
+    search_at = 4  # with 3 seats or more, search only once some seat holds this many cards or fewer
+    laps = 1  # look-ahead until this seat is to move again, this many times
+    sharpness = 0.55  # of the count-based judgement of an unfinished rollout
+    playable_bonus = 0.6  # cards' worth of being able to play when to move
+    wild_bonus = 0.4  # cards' worth of each wild held
+
+    # ------------------------------------------------------------ memory use
+
+    def color_value(self, x: Ctx, color: str) -> float:
+        v = float(x.held.get(color, 0))
+        if not self.lack_bonus:
+            return v
+        mem = self.memory
+        if color in mem.lack_colors(x.nxt):
+            v += self.lack_bonus if x.counts[x.nxt] > 2 else 2 * self.lack_bonus
+        for s in range(x.n):
+            if s != x.me and s != x.nxt and x.counts[s] <= 2 and color in mem.lack_colors(s):
+                v += self.lack_bonus / 2
+        return v
+
+    def holds_color(self, x: Ctx, seat: int, color: str) -> float:
+        k = x.counts[seat]
+        for banned, free in self.memory.lacks.get(seat, ()):
+            if ("c", color) in banned:
+                k = min(k, max(0, free))  # only cards received since it showed the lack
+        unseen = self.unseen(x)
+        total = sum(unseen.values()) or 1
+        share = sum(m for f, m in unseen.items() if COLOR[f] == color) / total
+        return 1.0 - (1.0 - share) ** k
+
+    def bluff_prior(self, player: int) -> float:
+        guilty, challenged = self.memory.bluffs.get(player, [0, 0])
+        return (guilty + 1) / (challenged + 4)
+
+    def play_value(self, x: Ctx, a: dict[str, Any]) -> float:
+        v = super().play_value(x, a)
+        card = a["card"]
+        if len(x.hand) == 1:
+            return v
+        if x.counts[x.nxt] <= self.attack_hard_at and (KIND[card] is not None or card == "WH"):
+            v += 35 if COLOR[card] is None else 15  # +2/+4 (Color Hunt) on a next seat about to go out
+        if card == "W+4" and x.table in ("standard", "toll") and x.held.get(x.color, 0) > 0:
+            v += self.bluff_value(x)
+        return v
+
+    def after_draw(self, x: Ctx, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        return self.search(x, legal, super().after_draw(x, legal))
+
+    def bluff_value(self, x: Ctx) -> float:
+        """A +4 while holding the color in force (`standard`, `toll`): worth a try
+        only with two cards or fewer left, when a challenger weighing what the
+        player could hold would rather accept."""
+        return 0.0 if len(x.hand) - 1 <= 2 else -200.0
+
+    # --------------------------------------------------------------- search
+
+    def turn(self, x: Ctx, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        if x.counts[x.nxt] <= self.attack_hard_at and len(x.hand) > 1:
+            # the next seat is about to go out: a +2/+4 it is, when there is one
+            attacks = [a for a in legal if a["type"] == "play" and KIND[a["card"]] is not None]
+            attacks = [a for a in attacks if a["card"] != "W+4" or self.play_value(x, a) > 0]
+            if attacks:
+                return self.search(x, attacks, max(attacks, key=lambda a: self.play_value(x, a)))
+        return self.search(x, legal, super().turn(x, legal))
+
+    def answer_pile(self, x: Ctx, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        return self.search(x, legal, super().answer_pile(x, legal))
+
+    def search(self, x: Ctx, legal: list[dict[str, Any]], default: dict[str, Any]) -> dict[str, Any]:
+        """Pick among the best few moves by determinized rollouts."""
+        if x.color is None or (x.n > 2 and min(x.counts) > self.search_at):
+            return default
+        pool = legal
+        if x.phase == "turn" and any(a["type"] == "play" for a in legal):
+            pool = [a for a in legal if a["type"] == "play"]
+        ranked = sorted(pool, key=lambda a: -self.value(x, a))
+        # moves that differ in what they leave behind: the color in force and
+        # the kind of card (two numbers of one color count as one move)
+        seen: set[tuple] = set()
+        cands: list[dict[str, Any]] = []
+        for a in ranked:
+            key = _move_class(a)
+            if key in seen:
+                continue
+            seen.add(key)
+            cands.append(a)
+        if default in cands:
+            cands.remove(default)
+        cands.insert(0, default)
+        cands = cands[: self.candidates]
+        if len(cands) < 2:
+            return default
+        if any(a["type"] == "play" and len(x.hand) == 1 for a in cands):
+            return default  # going out
+        rng = random.Random(self.rng.random())
+        k = len(cands)
+        sums = [0.0] * k  # of the differences to the default, sample by sample
+        squares = [0.0] * k
+        dealer = Dealer(self, x)
+        horizon = self.horizon or 1000
+        spent = samples = 0
+        values = [0.0] * k
+        while samples < self.max_samples and (spent < self.budget or samples < self.min_samples):
+            base = dealer.deal(rng)
+            spent += 12
+            roll_seed = rng.random()
+            samples += 1
+            for i, a in enumerate(cands):
+                w = _copy_world(base)
+                w.rng = random.Random(roll_seed)
+                if not _apply(w, x, a):
+                    values[i] = -1.0
+                    continue
+                spent += 3 + L.rollout(w, w.rng, horizon)
+                values[i] = self.judge(w, x.me)
+            for i in range(1, k):
+                d = values[i] - values[0]
+                sums[i] += d
+                squares[i] += d * d
+        if not samples:
+            return default
+        best, best_score = 0, 0.0
+        for i in range(1, k):
+            mean = sums[i] / samples
+            var = max(0.0, squares[i] / samples - mean * mean)
+            score = mean - self.caution * math.sqrt(var / samples)
+            if score > best_score:
+                best, best_score = i, score
+        return cands[best]
+
+    def judge(self, w: L.World, me: int) -> float:
+        if w.over:
+            return 1.0 / len(w.winners) if me in w.winners else 0.0
+        k = self.sharpness
+        weights = []
+        for s, h in enumerate(w.hands):
+            eff = len(h) - self.wild_bonus * sum(1 for c in h if COLOR[c] is None)
+            if s == w.cur and not w.pending and any(w.playable(s, c) for c in h):
+                eff -= self.playable_bonus
+            weights.append(math.exp(-k * eff))
+        return weights[me] / sum(weights)
+
+    def deal(self, x: Ctx, rng: random.Random) -> L.World:
+        """One determinized world consistent with the view and the memory."""
+        return Dealer(self, x).deal(rng)
+
+
+class Dealer:
+    """Deals determinized worlds for one decision.
+
+    What is known is worked out once (the unseen cards, each rival's count and
+    what it lacks, the piles' sizes); `deal` then only shuffles and hands out.
+    """
+
+    def __init__(self, bot: HardBot, x: Ctx):
+        v = x.v
+        mem = bot.memory
+        table = bot.table
+        self.x = x
+        self.table = table
+        self.rivals = [s for s in range(x.n) if s != x.me]
+        self.size = v.get("draw_pile", 0)
+        self.daynight = table == "daynight"
+        w = L.World(table, v.get("options"))
+        w.n = x.n
+        w.night = v.get("face") == "night"
+        w.color = x.color
+        w.dir = x.dir
+        w.cur = x.me
+        w.pending = x.pending or 0
+        w.pkind = x.pkind
+        if table == "classic":
+            w.fuse = v.get("fuse")
+            w.blast = v.get("blast") or 0
+        elif self.daynight:
+            w.clock = v.get("fuse")
+        w.shields = set(v.get("shields") or ())
+        w.greedy = frozenset(range(x.n)) if bot.model_rivals else frozenset()
+        self.template = w
+        if self.daynight:
+            self._know_daynight(mem)
+            return
+        pool = bot.unseen(x)
+        if not mem.synced and pool[x.top] > 0:
+            pool[x.top] -= 1
+        self.pool = list(pool.elements())
+        self.specs = self._specs(mem, pool)
+        self.known = self._known(mem, pool)
+        known: list[str] = []
+        if mem.synced:
+            known = list(mem.disc.elements())
+            if x.top in known:
+                known.remove(x.top)
+        self.known_disc = known
+
+    def _known(self, mem: Memory, pool: Counter) -> dict[int, tuple[list[str], int]]:
+        """Rivals' cards known by face (still unseen), and how many of them each holds."""
+        out = {}
+        for seat, faces in mem.known.items():
+            if seat == self.x.me or seat >= self.x.n:
+                continue
+            left = Counter(pool)
+            cards = []
+            for f in faces.elements():
+                if left[f] > 0:
+                    left[f] -= 1
+                    cards.append(f)
+            want = self.x.counts[seat] - mem.unknown.get(seat, 0)
+            if cards and want > 0:
+                out[seat] = (cards, want)
+        return out
+
+    def _specs(self, mem: Memory, pool: Counter) -> list[tuple[int, int, list]]:
+        x = self.x
+        specs = []
+        for s in self.rivals:
+            cons = [(b, f) for b, f in mem.constraints(s, pool) if b and f < x.counts[s]]
+            specs.append((s, x.counts[s], cons))
+        specs.sort(key=lambda spec: -len(spec[2]))  # the most constrained first
+        return specs
+
+    def _know_daynight(self, mem: Memory) -> None:
+        x, v = self.x, self.x.v
+        night = self.template.night
+        self.act_all = C.night_faces() if night else C.day_faces()
+        self.far_all = C.day_faces() if night else C.night_faces()
+        self.far_of = {int(k): list(f) for k, f in (v.get("far") or {}).items()}
+        act_pool = Counter(self.act_all)
+        act_pool.subtract(x.hand)
+        far_pool = Counter(self.far_all)
+        for faces in self.far_of.values():
+            far_pool.subtract(faces)
+        self.draw_far = v.get("draw_far")
+        if self.draw_far:
+            far_pool[self.draw_far] -= 1
+        if mem.synced:
+            for f, m in mem.disc.items():
+                if f in act_pool:
+                    act_pool[f] -= m
+                elif f in far_pool:
+                    far_pool[f] -= m
+        act_pool, far_pool = +act_pool, +far_pool
+        self.pool = list(act_pool.elements())
+        self.far_pool = list(far_pool.elements())
+        self.specs = self._specs(mem, act_pool)
+        self.known = self._known(mem, act_pool)
+        self.under = max(0, v.get("discards", 1) - 1)
+
+    def deal(self, rng: random.Random) -> L.World:
+        x = self.x
+        w = _copy_world(self.template)
+        pool, specs, picked = self.pool, self.specs, {}
+        if self.known:
+            pool = list(pool)
+            specs = []
+            for seat, count, cons in self.specs:
+                got = self.known.get(seat)
+                if got is not None:
+                    cards, want = got
+                    chosen = cards if len(cards) <= want else rng.sample(cards, want)
+                    take = []
+                    for c in chosen:
+                        try:
+                            pool.remove(c)
+                        except ValueError:
+                            continue  # another rival's known card took the last copy
+                        take.append(c)
+                    picked[seat] = take
+                    count -= len(take)
+                specs.append((seat, count, cons))
+        hands, rest = L.sample_hands(pool, specs, rng)
+        for seat, take in picked.items():
+            hands[seat] = take + hands[seat]
+        w.hands = [list(x.hand) if s == x.me else hands[s] for s in range(x.n)]
+        if not self.daynight:
+            cut = max(0, len(rest) - self.size)
+            w.pile = rest[cut:]
+            w.disc = self.known_disc + rest[:cut] + [x.top]
+            return w
+        fars = list(self.far_pool)
+        rng.shuffle(fars)
+        act_all, far_all = self.act_all, self.far_all
+
+        def take_far() -> str:
+            return fars.pop() if fars else rng.choice(far_all)
+
+        def take_act() -> str:
+            return rest.pop() if rest else rng.choice(act_all)
+
+        w.fars = []
+        for s in range(x.n):
+            if s == x.me:
+                w.fars.append([take_far() for _ in x.hand])
+                continue
+            faces = self.far_of.get(s, [])[: len(w.hands[s])]
+            while len(faces) < len(w.hands[s]):
+                faces.append(take_far())
+            w.fars.append(faces)
+        size = self.size
+        w.pile = [take_act() for _ in range(size)]
+        w.pile_far = [take_far() for _ in range(size)]
+        if size and self.draw_far:
+            w.pile_far[-1] = self.draw_far
+        w.disc = [take_act() for _ in range(self.under)] + [x.top]
+        w.disc_far = [take_far() for _ in range(self.under + 1)]
+        return w
+
+
+def _move_class(a: dict[str, Any]) -> tuple:
+    card = a.get("card")
+    if card is None:
+        return (a["type"],)
+    sym = SYM[card]
+    kind = "n" if sym in C.NUMBERS else card if card[0] == "W" else sym
+    return (a.get("color") or COLOR[card], kind, a.get("swap_with"))
+
+
+def _copy_world(w: L.World) -> L.World:
+    c = L.World.__new__(L.World)
+    for name in L.World.__slots__:
+        setattr(c, name, getattr(w, name))
+    c.hands = [list(h) for h in w.hands]
+    c.pile = list(w.pile)
+    c.disc = list(w.disc)
+    if w.fars is not None:
+        c.fars = [list(h) for h in w.fars]
+        c.pile_far = list(w.pile_far)
+        c.disc_far = list(w.disc_far)
+    c.shields = set(w.shields)
+    c.winners = []
+    return c
+
+
+def _apply(w: L.World, x: Ctx, a: dict[str, Any]) -> bool:
+    """Apply this seat's real action `a` to the world `w`; False if it cannot."""
+    me = x.me
+    typ = a["type"]
+    hand = w.hands[me]
+    if typ == "play":
+        card = a["card"]
+        if x.phase == "drawn":
+            i = len(hand) - 1
+            if hand[i] != card:
+                return False
+        else:
+            try:
+                i = hand.index(card)
+            except ValueError:
+                return False
+        w.play(me, i, a.get("color"), a.get("swap_with"))
+        return True
+    if typ == "draw":
+        if x.phase == "pile":
+            w.take_pile(me)
+        else:
+            w.draw_turn(me)
+        return True
+    if typ in ("keep", "pass"):
+        if x.phase == "turn":
+            w.idle += 1
+        w.handoff((me + w.dir) % w.n)
+        return True
+    return False
+
+
+def make(level: str, table: str, seat: int, seed: int = 0) -> Bot:
+    """A Color Match bot of `level` for `table` at `seat`.
+
+    Raises:
+        ValueError: unknown level or table.
+    """
+    if table not in RULES:
+        raise ValueError(f"unknown Color Match table {table!r}; expected one of {', '.join(RULES)}")
+    classes = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
+    if level not in classes:
+        raise ValueError(f"unknown bot level {level!r}; expected easy, medium or hard")
+    return classes[level](table, seat, seed)

@@ -1,0 +1,492 @@
+"""A small Color Match simulator for the Hard bot's look-ahead (pure, no engine).
+
+How this works. Hard cannot copy the engine: it only has its seat's view and
+its memory. So it *determinizes*: it deals the cards it cannot see (rivals'
+hands, the draw pile, at Day & Night the hidden faces) at random, consistent
+with the counts and what it knows (cards already seen, colors a rival had to
+draw on), into a `World`. `rollout` then plays that world forward with a quick
+Medium-like policy for every seat, up to a fixed number of steps, and says how
+it ended for the bot. Averaging over a fixed number of such samples gives each
+candidate action a value; the sample count, never a clock, bounds the work, so
+a decision is a pure function of the view, the memory and the bot's seed.
+
+The `World` models every table's rules closely enough to rank moves, not to
+referee: a +4 at a challenge table is always accepted, last-card calls are
+always made, PLAY/KEEP always plays. Cards are face codes as in the engine
+(SPEC section 2); at Day & Night a parallel list holds each card's far face and
+a flip swaps the two, as in the engine.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from lanmatch.rules import cards as C
+
+_ALL_FACES = set(C.classic_deck()) | set(C.siege_deck()) | set(C.day_faces()) | set(C.night_faces())
+COLOR: dict[str, str | None] = {f: C.color_of(f) for f in _ALL_FACES}
+SYM: dict[str, str] = {f: C.symbol_of(f) for f in _ALL_FACES}
+KIND: dict[str, str | None] = {
+    f: ("+4" if f == "W+4" else (SYM[f] if SYM[f] in C.DRAW_AMOUNT else None)) for f in _ALL_FACES
+}
+STD_POINTS = {f: C.standard_points(f) for f in set(C.classic_deck()) | set(C.siege_deck())}
+DN_POINTS = {f: C.daynight_points(f) for f in set(C.day_faces()) | set(C.night_faces())}
+# Cards that cost the next seat its turn (the tables' Skip/Reverse/+2 family).
+ATTACK = frozenset({"S", "+2", "+1", "+5", "A"})
+SPECIAL = ATTACK | {"R"}  # what Medium holds back for a low next seat
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What the simulator (and the bots) need to know about a table."""
+
+    deck: str  # "standard" | "classic" | "siege" | "daynight"
+    queue: bool  # penalty piles wait on the victim
+    ladder: tuple[tuple[str, tuple[str, ...]], ...]
+    challenge: str | None  # "standard" | "toll" | None
+    call: str | None  # "standard" | "cards" | None
+    draw_with_play: bool
+    decline: str  # "keep" | "pass"
+    last_resolves: bool  # going out on a draw card: the draw resolves
+    blocked_drawn: bool  # a blocked round is drawn (no winner)
+    classic_scoring: bool  # each seat scores total minus own
+
+
+RULES: dict[str, Rules] = {
+    "standard": Rules("standard", False, (("+2", ("+2",)), ("+4", ("+4",))), "standard", "standard", True, "pass", True, False, False),
+    "toll": Rules("standard", False, (), "toll", None, True, "pass", True, False, False),
+    "classic": Rules("classic", True, (("+2", ("+2",)), ("+4", ())), None, None, True, "keep", False, False, True),
+    "daynight": Rules("daynight", True, (("+1", ("+1",)), ("+5", ("+5",))), None, None, True, "keep", False, False, True),
+    "siege": Rules("siege", True, (("+2", ("+2", "+4")), ("+4", ("+4",))), None, None, True, "keep", False, False, True),
+    "cards": Rules("standard", False, (("+2", ("+2",)), ("+4", ("+4",))), None, "cards", False, "pass", True, True, False),
+}
+
+_DECKS = {"standard": C.standard_deck, "classic": C.classic_deck, "siege": C.siege_deck}
+
+
+def full_deck(table: str) -> list[str]:
+    """Every face of the table's deck (the active side only at Day & Night: day faces)."""
+    deck = RULES[table].deck
+    return C.day_faces() if deck == "daynight" else _DECKS[deck]()
+
+
+class World:
+    """One determinized Color Match state that can be played forward quickly."""
+
+    __slots__ = (
+        "n", "queue", "ladder", "last_resolves", "blocked_drawn", "daynight", "siege", "bombs",
+        "strict", "seven_o", "points", "hands", "fars", "pile", "pile_far", "disc", "disc_far",
+        "color", "dir", "cur", "pending", "pkind", "fuse", "ffresh", "blast", "clock", "cfresh",
+        "shields", "night", "idle", "winners", "over", "rng", "greedy",
+    )
+
+    def __init__(self, table: str, options: dict | None = None):
+        rules = RULES[table]
+        opts = options or {}
+        stacking = bool(opts.get("stacking"))
+        self.queue = rules.queue or stacking
+        self.ladder = dict(rules.ladder) if (rules.queue or stacking) else {}
+        self.last_resolves = rules.last_resolves
+        self.blocked_drawn = rules.blocked_drawn
+        self.daynight = rules.deck == "daynight"
+        self.siege = rules.deck == "siege"
+        self.bombs = rules.deck == "classic"
+        self.strict = bool(opts.get("strict_wild4"))
+        self.seven_o = bool(opts.get("seven_o"))
+        self.points = DN_POINTS if self.daynight else STD_POINTS
+        self.n = 0
+        self.hands: list[list[str]] = []
+        self.pile: list[str] = []
+        self.disc: list[str] = []
+        self.fars = self.pile_far = self.disc_far = None
+        self.color: str | None = None
+        self.dir = 1
+        self.cur = 0
+        self.pending, self.pkind = 0, None
+        self.fuse = self.clock = None
+        self.ffresh = self.cfresh = False
+        self.blast = 0
+        self.shields: set[int] = set()
+        self.night = False
+        self.idle = 0
+        self.winners: list[int] = []
+        self.over = False
+        self.rng = random.Random(0)
+        self.greedy: frozenset[int] = frozenset()  # seats that shed their highest card first
+
+    # --------------------------------------------------------------- helpers
+
+    def colors(self) -> str:
+        return C.NIGHT_COLORS if self.night else C.DAY_COLORS
+
+    def _draw(self, seat: int, count: int, until: str | None = None) -> int:
+        hand = self.hands[seat]
+        far = self.fars[seat] if self.fars is not None else None
+        got = 0
+        while got < count:
+            if not self.pile:
+                if len(self.disc) <= 1:
+                    break
+                self._reshuffle()
+            card = self.pile.pop()
+            hand.append(card)
+            if far is not None:
+                far.append(self.pile_far.pop())
+            got += 1
+            if until is not None and COLOR[card] == until:
+                break
+        return got
+
+    def _reshuffle(self) -> None:
+        top = self.disc.pop()
+        if self.disc_far is not None:
+            top_far = self.disc_far.pop()
+            both = list(zip(self.disc, self.disc_far, strict=True))
+            self.rng.shuffle(both)
+            self.pile = [a for a, _ in both]
+            self.pile_far = [b for _, b in both]
+            self.disc_far = [top_far]
+        else:
+            self.pile = self.disc
+            self.rng.shuffle(self.pile)
+        self.disc = [top]
+
+    def _flip(self) -> None:
+        self.night = not self.night
+        self.hands, self.fars = self.fars, self.hands
+        self.pile, self.pile_far = self.pile_far, self.pile
+        self.disc, self.disc_far = self.disc_far, self.disc
+        self.color = COLOR[self.disc[-1]]
+
+    def _end(self, winner: int | None) -> None:
+        self.over = True
+        if winner is not None:
+            self.winners = [winner]
+        elif self.blocked_drawn:
+            self.winners = []
+        else:
+            pts = self.points
+            low = min((sum(pts[c] for c in h), len(h)) for h in self.hands)
+            self.winners = [s for s, h in enumerate(self.hands) if (sum(pts[c] for c in h), len(h)) == low]
+
+    def best_color(self, seat: int) -> str:
+        """The color `seat` holds most of (ties: palette order)."""
+        counts = dict.fromkeys(self.colors(), 0)
+        for c in self.hands[seat]:
+            col = COLOR[c]
+            if col in counts:
+                counts[col] += 1
+        return max(counts, key=counts.__getitem__)
+
+    # ------------------------------------------------------------ hand-offs
+
+    def handoff(self, seat: int) -> None:
+        """Hand the turn to `seat`, as the engine's `_handoff` does."""
+        n = self.n
+        while True:
+            self.cur = seat
+            if self.fuse is not None:
+                if self.ffresh:
+                    self.ffresh = False
+                else:
+                    self.fuse -= 1
+                    if self.fuse == 0:
+                        blast, self.fuse, self.blast = self.blast, None, 0
+                        self._draw(seat, blast)
+            if self.clock is not None:
+                if self.cfresh:
+                    self.cfresh = False
+                else:
+                    self.clock -= 1
+                    if self.clock == 0:
+                        self.clock = None
+                        self._flip()
+                        if self.color is None:
+                            self.color = self.best_color(seat)
+            if self.pending and seat in self.shields:
+                self.shields.discard(seat)
+                self.pending, self.pkind = 0, None
+            if self.pending and not self.queue:
+                self._draw(seat, self.pending)
+                self.pending, self.pkind = 0, None
+                seat = (seat + self.dir) % n
+                continue
+            return
+
+    # -------------------------------------------------------------- moves
+
+    def playable(self, seat: int, card: str) -> bool:
+        col = COLOR[card]
+        if col is None:
+            if card == "W+4" and self.strict:
+                top_sym = SYM[self.disc[-1]]
+                return not any(
+                    COLOR[c] == self.color or SYM[c] == top_sym for c in self.hands[seat] if COLOR[c] is not None
+                )
+            return True
+        if self.siege and seat in self.shields and SYM[card] == "H":
+            return False
+        return col == self.color or SYM[card] == SYM[self.disc[-1]]
+
+    def answers(self, card: str) -> bool:
+        if self.siege and SYM[card] == "H":
+            return True
+        return KIND[card] in self.ladder.get(self.pkind, ())
+
+    def play(self, seat: int, index: int, color: str | None = None, swap: int | None = None) -> None:
+        """Play the card at `index` of `seat`'s hand (a wild names `color`)."""
+        n = self.n
+        hand = self.hands[seat]
+        card = hand.pop(index)
+        far = self.fars[seat].pop(index) if self.fars is not None else None
+        self.idle = 0
+        sym = SYM[card]
+        out = not hand
+        if self.siege and sym == "H":
+            if self.pending:
+                self.pending, self.pkind = 0, None
+                self.disc.append(card)
+                if far is not None:
+                    self.disc_far.append(far)
+                self.color = COLOR[card]
+            elif out:
+                self.disc.append(card)
+            else:
+                self.shields.add(seat)
+            if out:
+                self._end(seat)
+            else:
+                self.handoff((seat + self.dir) % n)
+            return
+        self.disc.append(card)
+        if far is not None:
+            self.disc_far.append(far)
+        if COLOR[card] is None:
+            self.color = color if color is not None else self.best_color(seat)
+        else:
+            self.color = COLOR[card]
+        if out:
+            self._end(seat)
+            return
+        kind = KIND[card]
+        if kind is not None:
+            self.pending += C.DRAW_AMOUNT[kind]
+            self.pkind = kind
+        if self.seven_o:
+            if sym == "7":
+                if swap is None:
+                    swap = min((s for s in range(n) if s != seat), key=lambda s: len(self.hands[s]))
+                self.hands[seat], self.hands[swap] = self.hands[swap], self.hands[seat]
+            elif sym == "0":
+                hs = self.hands
+                self.hands = [hs[(s - self.dir) % n] for s in range(n)]
+        if sym == "S":
+            self.handoff((seat + 2 * self.dir) % n)
+        elif sym == "R":
+            self.dir = -self.dir
+            self.handoff(seat if n == 2 else (seat + self.dir) % n)
+        elif sym == "A":
+            self.handoff(seat)
+        elif sym == "B":
+            self.blast = self.blast + 2 if self.fuse is not None else 4
+            self.fuse, self.ffresh = 3, True
+            self.handoff((seat + self.dir) % n)
+        elif card == "WC":
+            self.clock, self.cfresh = 3, True
+            self.handoff((seat + self.dir) % n)
+        elif card == "WH":
+            victim = (seat + self.dir) % n
+            self._draw(victim, len(self.pile) + len(self.disc), until=self.color)
+            self.handoff((seat + 2 * self.dir) % n)
+        elif sym == "T":
+            self._flip()
+            if self.color is None:
+                self.color = self.best_color(seat)
+            self.handoff((seat + self.dir) % n)
+        else:
+            self.handoff((seat + self.dir) % n)
+
+    def draw_turn(self, seat: int) -> None:
+        """`seat` draws one card (or passes); a playable drawn card is played."""
+        if not self.pile and len(self.disc) <= 1:
+            self.idle += 1
+            if self.idle >= self.n:
+                self._end(None)
+            else:
+                self.handoff((seat + self.dir) % self.n)
+            return
+        self.idle = 0
+        self._draw(seat, 1)
+        hand = self.hands[seat]
+        if self.playable(seat, hand[-1]):
+            self.play(seat, len(hand) - 1)
+        else:
+            self.handoff((seat + self.dir) % self.n)
+
+    def take_pile(self, seat: int) -> None:
+        got = self._draw(seat, self.pending)
+        self.pending, self.pkind = 0, None
+        self.idle = 0 if got else self.idle + 1
+        if self.idle >= self.n:
+            self._end(None)
+        else:
+            self.handoff((seat + self.dir) % self.n)
+
+
+def policy_step(w: World, rng: random.Random) -> None:
+    """One move of the seat whose turn it is, by a quick Medium-like policy:
+    stack on a pile when it can, else play a colored card (Skip/Reverse/+2
+    first when the next seat is low): the one worth most for a `greedy` seat
+    (as Medium does), else the one that keeps the color it holds most; a wild
+    only when nothing else plays, else draw."""
+    seat = w.cur
+    hand = w.hands[seat]
+    if w.pending:  # a pile waits (queue tables): stack, cancel, or take it
+        best = -1
+        for i, c in enumerate(hand):
+            if w.answers(c) and (best < 0 or (COLOR[hand[best]] is None and COLOR[c] is not None and SYM[c] != "H")):
+                best = i
+        if best >= 0:
+            w.play(seat, best)
+        else:
+            w.take_pile(seat)
+        return
+    color = w.color
+    top_sym = SYM[w.disc[-1]]
+    low = len(w.hands[(seat + w.dir) % w.n]) <= 3
+    best, best_v, wild = -1, -1e9, -1
+    counts = None
+    greedy = False
+    pts = w.points
+    shielded = w.siege and seat in w.shields
+    for i, c in enumerate(hand):
+        col = COLOR[c]
+        if col is None:
+            if wild < 0 and (c != "W+4" or not w.strict):
+                wild = i
+            continue
+        sym = SYM[c]
+        if col != color and sym != top_sym:
+            continue
+        if shielded and sym == "H":
+            continue
+        if counts is None:
+            counts = {}
+            for d in hand:
+                k = COLOR[d]
+                counts[k] = counts.get(k, 0) + 1
+            greedy = seat in w.greedy
+            follow, worth = (0.5, 1.0) if greedy else (4.0, 0.1)
+        v = follow * counts[col] + worth * pts[c]
+        if greedy:  # as Medium: Skip/Reverse/+2 for a low next seat, else held back
+            if sym in SPECIAL:
+                v += 25 if low else -25
+            elif sym == "H":
+                v += 12
+            elif sym == "B" and w.fuse is None and (w.n == 2 or w.n == 4):
+                v -= 48  # a plain lap brings the blast back: Medium counts the fuse
+        elif low and sym in ATTACK:
+            v += 25
+        if v > best_v:
+            best, best_v = i, v
+    if best >= 0:
+        w.play(seat, best)
+    elif wild >= 0 and w.playable(seat, hand[wild]):
+        w.play(seat, wild)
+    else:
+        w.draw_turn(seat)
+
+
+def rollout(w: World, rng: random.Random, max_steps: int) -> int:
+    """Play `w` forward by at most `max_steps` moves; return the moves made."""
+    steps = 0
+    while not w.over and steps < max_steps:
+        policy_step(w, rng)
+        steps += 1
+    return steps
+
+
+def until_turn(w: World, rng: random.Random, seat: int, laps: int = 1) -> None:
+    """Play `w` forward until `seat` is to move for the `laps`-th time (or the end).
+
+    Stops at once if the move just made gave `seat` the turn again (a Skip
+    with two players, an All Pass), so every candidate is judged at the same
+    point: `seat` to move.
+    """
+    budget = 4 * w.n * laps + 8  # Skips, Reverses and piles make a lap longer or shorter
+    turns = 0
+    while not w.over and budget > 0:
+        if w.cur == seat:
+            turns += 1
+            if turns >= laps:
+                return
+        policy_step(w, rng)
+        budget -= 1
+
+
+def sample_hands(
+    pool: list[str],
+    rivals: list[tuple[int, int, list[tuple[frozenset, int]]]],
+    rng: random.Random,
+    extra: int = 48,
+) -> tuple[dict[int, list[str]], list[str]]:
+    """Deal `pool` (unseen cards) to rivals consistent with what is known.
+
+    `rivals` holds (seat, count, constraints) per rival; a constraint
+    (banned, free) allows at most `free` of its cards in `banned` (what it
+    showed it lacked, see the Hard bot's memory). Returns the hands and the
+    cards left over, the end of the list in random order (a draw pile's top
+    is its end: only the top `extra` cards or so are shuffled, which is all a
+    look-ahead draws). Where the constraints cannot all be met, the rest of a
+    hand is dealt freely.
+    """
+    rest = list(pool)
+    m = len(rest)
+    need = 0
+    for _seat, count, _cons in rivals:
+        need += count
+    k = min(m, need + extra)
+    rnd = rng.random
+    for i in range(m - 1, m - 1 - k, -1):
+        j = int(rnd() * (i + 1))
+        rest[i], rest[j] = rest[j], rest[i]
+    tail = rest[m - k:]
+    del rest[m - k:]
+    hands: dict[int, list[str]] = {}
+    for seat, count, cons in rivals:
+        if not cons or not count:
+            hand = tail[len(tail) - count:] if count else []
+            del tail[len(tail) - len(hand):]
+            hands[seat] = hand
+            continue
+        # Its cards in the order it got them: the oldest fit every constraint,
+        # the last `free` of a constraint were got after it and fit anything.
+        limits = [(count - free, banned) for banned, free in cons]
+        hand = []
+        keep: list[str] = []
+        for p in range(count):
+            active = [banned for limit, banned in limits if p < limit]
+            while tail:
+                card = tail.pop()
+                for banned in active:
+                    if card in banned:
+                        keep.append(card)
+                        break
+                else:
+                    hand.append(card)
+                    break
+            else:
+                break
+        tail.extend(reversed(keep))
+        short = count - len(hand)
+        if short > 0:
+            hand.extend(tail[len(tail) - short:])
+            del tail[len(tail) - min(short, len(tail)):]
+            short = count - len(hand)
+            if short > 0:
+                hand.extend(rest[len(rest) - short:])
+                del rest[len(rest) - min(short, len(rest)):]
+        hands[seat] = hand
+    rest.extend(tail)
+    return hands, rest

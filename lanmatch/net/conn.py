@@ -1,0 +1,255 @@
+"""One framed connection: a reader, a writer with a bounded outbox, heartbeats.
+
+How this works. `Connection.run(handler)` runs three tasks on one stream:
+
+- the reader feeds received bytes to a `Decoder` and calls `handler(msg)`
+  (synchronously: the handler never awaits, it routes) for every message;
+- the writer is the only caller of `send_all`: it takes messages from the
+  outbox (a bounded trio memory channel), numbers them (`seq`) when asked to,
+  frames them and sends them, several per `send_all` when they queue up;
+- the heartbeat sends `ping` after `HEARTBEAT` seconds without sending, and
+  closes the connection when nothing at all was received for `DEAD_AFTER`
+  seconds (a dead peer is noticed within a few seconds).
+
+`send(msg)` never waits: a full outbox means the peer cannot keep up, and the
+connection is dropped (`slow_reader`), so a slow reader never delays anyone
+else. A `send_all` stuck for `SEND_TIMEOUT` seconds drops it too (the
+heartbeat watches it: a cancel scope around every send would cost more than
+the send's own Python work).
+
+The peer's garbage (`RemoteProtocolError` from the decoder) gets an `error`
+reply and closes the connection; the handler may raise it too.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import math
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+from lanmatch.protocol import (
+    MAX_FRAME,
+    Decoder,
+    LocalProtocolError,
+    RemoteProtocolError,
+    encode_frame,
+)
+
+log = logging.getLogger("lanmatch.net")
+
+HEARTBEAT = 1.0
+DEAD_AFTER = 4.0
+SEND_TIMEOUT = 5.0
+OUTBOX = 256
+RECV_CHUNK = 65536
+
+_ids = itertools.count(1)
+_CLOSE = object()
+
+
+class TokenBucket:
+    """Rate limit: `rate` messages a second on average, bursts up to `burst`."""
+
+    def __init__(self, rate: float, burst: float, now: float):
+        self.rate = rate
+        self.burst = burst
+        self.level = burst
+        self.t = now
+
+    def refund(self) -> None:
+        """Give one back (an accepted action costs nothing: a peer cannot
+        flood with actions the game accepts, each needs its turn)."""
+        self.level = min(self.burst, self.level + 1.0)
+
+    def take(self, now: float) -> bool:
+        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
+        self.t = now
+        if self.level >= 1.0:
+            self.level -= 1.0
+            return True
+        return False
+
+
+class Connection:
+    """A framed msgpack connection. `numbered` adds `seq` to what it sends (the host's side)."""
+
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        *,
+        numbered: bool,
+        outbox: int = OUTBOX,
+        heartbeat: float = HEARTBEAT,
+        dead_after: float = DEAD_AFTER,
+        max_frame: int = MAX_FRAME,
+        label: str = "",
+    ):
+        self.id = next(_ids)
+        self.stream = stream
+        self.numbered = numbered
+        self.heartbeat = heartbeat
+        self.dead_after = dead_after
+        self.max_frame = max_frame
+        self.label = label or f"conn{self.id}"
+        self._send, self._recv = trio.open_memory_channel[Any](outbox)
+        self.seq = 0
+        self.closed = False
+        self.close_reason: str | None = None
+        self._scope: trio.CancelScope | None = None
+        self.last_recv = 0.0
+        self.last_sent = 0.0
+        self._sending_since: float | None = None
+        self.sent_frames = 0
+        self.recv_frames = 0
+        self.on_frame_sent: Callable[[dict[str, Any]], None] | None = None  # tests watch the wire
+        self.strict = False  # re-raise our own bugs (tests) instead of dropping the connection
+
+    # ------------------------------------------------------------ sending
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        """Queue `msg` without waiting. False (and the connection dropped) if
+        the outbox is full; False if already closed."""
+        if self.closed:
+            return False
+        try:
+            self._send.send_nowait(msg)
+        except trio.WouldBlock:
+            self.close("slow_reader")
+            return False
+        return True
+
+    def close(self, reason: str, final: dict[str, Any] | None = None) -> None:
+        """Close: after sending `final` (if the outbox has room), or at once."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_reason = reason
+        if final is not None:
+            try:
+                self._send.send_nowait(final)
+                self._send.send_nowait(_CLOSE)
+                return  # the writer sends `final`, then ends the connection
+            except trio.WouldBlock:
+                pass
+        if self._scope is not None:
+            self._scope.cancel()
+
+    # ------------------------------------------------------------ running
+
+    async def run(self, handler: Callable[[dict[str, Any]], None]) -> None:
+        """Serve the connection until it closes (either side) or is dropped."""
+        now = trio.current_time()
+        self.last_recv = self.last_sent = now
+        try:
+            async with trio.open_nursery() as nursery:
+                self._scope = nursery.cancel_scope
+                if self.closed:  # closed before it ran
+                    nursery.cancel_scope.cancel()
+                nursery.start_soon(self._reader, handler)
+                nursery.start_soon(self._writer)
+                nursery.start_soon(self._heartbeat)
+        finally:
+            self.closed = True
+            if self.close_reason is None:
+                self.close_reason = "closed"
+            with trio.CancelScope(shield=True), trio.move_on_after(1.0):
+                await trio.aclose_forcefully(self.stream)
+
+    def _error(self, code: str, message: str, fatal: bool, ref: str | None = None) -> dict[str, Any]:
+        return {"type": "error", "code": code, "message": message[:400], "fatal": fatal, "ref": ref}
+
+    async def _reader(self, handler: Callable[[dict[str, Any]], None]) -> None:
+        dec = Decoder(self.max_frame)
+        try:
+            while not self.closed:
+                try:
+                    data = await self.stream.receive_some(RECV_CHUNK)
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    self.close("reset")
+                    return
+                if not data:
+                    self.close("truncated" if dec.pending_partial() else "eof")
+                    return
+                self.last_recv = trio.current_time()
+                dec.feed(data)
+                while not self.closed:
+                    msg = dec.next_message()
+                    if msg is None:
+                        break
+                    self.recv_frames += 1
+                    handler(msg)
+        except RemoteProtocolError as e:
+            log.info("%s: dropped: %s (%s)", self.label, e.message, e.code)
+            if self.numbered:
+                self.close(e.code, self._error(e.code, e.message, True))
+            else:
+                self.close(e.code)
+
+    async def _writer(self) -> None:
+        try:
+            while True:
+                msg = await self._recv.receive()
+                batch = [msg]
+                while len(batch) < 64:
+                    try:
+                        batch.append(self._recv.receive_nowait())
+                    except trio.WouldBlock:
+                        break
+                frames = []
+                end = False
+                for m in batch:
+                    if m is _CLOSE:
+                        end = True
+                        break
+                    if self.numbered:
+                        self.seq += 1
+                        m = {"seq": self.seq, **m}
+                    try:
+                        if self.on_frame_sent is not None:
+                            self.on_frame_sent(m)
+                        frames.append(encode_frame(m, self.max_frame))
+                    except LocalProtocolError:
+                        # our bug: loud in the log, and only this connection pays
+                        log.exception("%s: refusing to send an invalid message %.200r", self.label, m)
+                        if self.strict:
+                            raise
+                        self.close("local_error")
+                        return
+                if frames:
+                    # no cancel scope per send (it costs): the heartbeat drops a
+                    # connection whose send_all has been stuck for SEND_TIMEOUT
+                    self._sending_since = trio.current_time()
+                    await self.stream.send_all(b"".join(frames))
+                    self._sending_since = None
+                    self.sent_frames += len(frames)
+                    self.last_sent = trio.current_time()
+                if end:
+                    break
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            self.close("reset")
+        finally:
+            if self._scope is not None:
+                self._scope.cancel()
+
+    async def _heartbeat(self) -> None:
+        tick = self.heartbeat / 2 if math.isfinite(self.heartbeat) else math.inf
+        while not self.closed:
+            await trio.sleep(tick)
+            now = trio.current_time()
+            if now - self.last_recv > self.dead_after:
+                log.info("%s: nothing heard for %.1f s: dropped", self.label, now - self.last_recv)
+                self.close("timeout")
+                if self._scope is not None:
+                    self._scope.cancel()
+                return
+            if self._sending_since is not None and now - self._sending_since > SEND_TIMEOUT:
+                log.info("%s: a send stuck for %.1f s: dropped (slow reader)", self.label, now - self._sending_since)
+                self.close("slow_reader")
+                return
+            if now - self.last_sent >= self.heartbeat:
+                self.last_sent = now
+                self.send({"type": "ping"})

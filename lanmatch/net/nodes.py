@@ -1,0 +1,137 @@
+"""`lanmatch host` and `lanmatch bot`: the processes around Host and BotNode.
+
+Both log to stderr. The host serves until Ctrl-C (or SIGTERM), then
+unregisters from mDNS before it exits. A bot node without an address browses
+mDNS for a live host first.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import socket
+import sys
+from typing import Any
+
+import trio
+
+from lanmatch.net.client import BotNode, parse_address
+from lanmatch.net.discovery import Advertiser, Browser
+from lanmatch.net.host import Host
+from lanmatch.table import RoomError
+
+log = logging.getLogger("lanmatch")
+
+BROWSE_TIMEOUT = 10.0
+
+
+def _logging(verbose: bool = False) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(asctime)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    logging.getLogger("zeroconf").setLevel(logging.WARNING)
+
+
+async def _until_signal(scope: trio.CancelScope) -> None:
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async for signum in signals:
+            log.info("%s: shutting down", signal.Signals(signum).name)
+            scope.cancel()
+            return
+
+
+async def host_main(args: Any, *, task_status=trio.TASK_STATUS_IGNORED) -> int:
+    """Run a host node until a signal (or cancellation). Returns the exit status."""
+    name = args.name or socket.gethostname()
+    host = Host(name, bot_delay=getattr(args, "bot_delay", 0.0) or 0.0)
+    adv: Advertiser | None = None
+    with trio.CancelScope() as scope:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_until_signal, scope)
+            await nursery.start(host.run)
+            try:
+                port = await nursery.start(host.listen, args.port, args.bind)
+            except OSError as e:
+                print(f"lanmatch host: cannot listen on {args.bind or '*'}:{args.port}: {e.strerror or e}", file=sys.stderr)
+                scope.cancel()
+                return 1
+            log.info("host %r listening on %s:%d", name, args.bind or "*", port)
+            print(f"listening {args.bind or '0.0.0.0'}:{port}", flush=True)
+            if args.room:
+                try:
+                    host.create_room(
+                        args.room,
+                        game=args.game,
+                        table=args.table,
+                        seats=args.seats,
+                        clock=args.clock,
+                        bot_level=args.bots,
+                        auto_start=True,
+                        start_after=args.start_after,
+                    )
+                except RoomError as e:
+                    print(f"lanmatch host: --room: {e.reason}", file=sys.stderr)
+                    scope.cancel()
+                    return 2
+            if not args.no_mdns:
+                adv = Advertiser(name, port, bind=args.bind)
+                try:
+                    registered = await adv.start(host.summary())
+                except (OSError, RuntimeError) as e:
+                    log.warning("mDNS advertising failed (%s); HOST:PORT still works", e)
+                    adv = None
+                else:
+                    print(f"advertised {registered}", flush=True)
+                    nursery.start_soon(adv.follow, host)
+            task_status.started(port)
+    if adv is not None:
+        await adv.close()
+    return 0
+
+
+async def bot_main(args: Any) -> int:
+    if args.address:
+        try:
+            address = parse_address(args.address)
+        except ValueError as e:
+            print(f"lanmatch bot: {e}", file=sys.stderr)
+            return 2
+    else:
+        interfaces = [args.bind] if getattr(args, "bind", None) else None
+        async with Browser(interfaces) as browser:
+            found = await browser.first(
+                args.browse_timeout,
+                want=lambda h: args.room is not None or h.txt.get("free", "0") != "0",
+            )
+        if found is None:
+            print(f"lanmatch bot: no live lanmatch host found over mDNS within {args.browse_timeout:g} s", file=sys.stderr)
+            return 1
+        log.info("found host %s at %s:%d", found.label, found.address, found.port)
+        address = (found.address, found.port)
+    retry = None if args.stay and args.retry_for is None else (args.retry_for or 60.0)
+    node = BotNode(args.level, room=args.room, stay=args.stay, name=args.name, retry_for=retry)
+    code = await node.run(address)
+    log.info("bot node done (%d matches, %d actions): exit %d", node.matches, node.actions, code)
+    return code
+
+
+def run_host(args: Any) -> int:
+    _logging(getattr(args, "verbose", False))
+    if args.data:
+        import os
+
+        os.makedirs(args.data, exist_ok=True)  # the store comes later; the folder is made now
+    return trio.run(host_main, args)
+
+
+def run_bot(args: Any) -> int:
+    _logging(getattr(args, "verbose", False))
+    try:
+        return trio.run(bot_main, args)
+    except KeyboardInterrupt:
+        return 130
+
+
+__all__ = ["bot_main", "host_main", "run_bot", "run_host"]

@@ -1,0 +1,404 @@
+"""The referee of one table: the engine, the clocks, the bots (pure).
+
+How this works. A `Referee` wraps one engine game and everything the host
+adds to it: the move clock, the timed windows, bots in empty seats, stand-ins
+for timed-out people and the autopilot. It never reads a clock: every method
+that can change something takes `now` (seconds, any monotonic origin), and
+`next_deadline()` says when `tick(now)` has work to do. The host's trio task
+waits until that deadline (or a message) and calls `tick` with
+`trio.current_time()`; tests pass plain numbers.
+
+Every change goes through `_apply(seat, action, now)`, people's actions
+(`act`) and the referee's own (`tick`: bots, timeouts, window ends) alike, so a
+bot walks through the same door as a person and every action is checked by
+the engine.
+
+Timers (recomputed after every change by `_rearm`):
+
+- the *decision* of the seat whose turn it is starts when the turn reaches it
+  or when that seat has just acted (a draw starts a new decision). It ends at
+  `start + clock` for a person (kind `move`), `start + min(keep, clock)` in
+  phase `drawn` at a keep table (kind `keep`, the 6 s PLAY/KEEP: the engine's
+  `expire` plays the card), `start + pace` for a seat on autopilot and
+  `start + bot_delay` for a room bot.
+- a timed-out `move` is played by the Hard stand-in "on the merits" and
+  counts a miss; three misses in a row put the seat on autopilot (Hard at
+  `pace`, about 0.67 s a turn) until the person sends anything (`touch`).
+- `cards` last-card windows: `call` time is `call_window` (3 s) from the
+  opening; then `expire` with `penalty` true for a person, false for a bot
+  (room bot or a remote peer that said it is a bot), which opens `catch` time
+  for `call_window` more; then a second `expire` closes it.
+- out-of-turn chances of room bots and autopilot seats (a call, a catch, a
+  jump-in) are offered once per state, `bot_delay` after it arose; a room bot
+  may let it pass (`declines`).
+
+Raises `Rejected(code, reason)` for refused actions; the state is unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from lanmatch.bots import make_bot
+from lanmatch.rules import IllegalAction, new_game
+
+KEEP_WINDOW = 6.0
+CALL_WINDOW = 3.0
+AUTOPILOT_PACE = 0.67
+MISSES_TO_AUTOPILOT = 3
+KEEP_TABLES = ("classic", "daynight", "siege")
+
+
+class Rejected(Exception):
+    """An action refused by the referee. `code` is machine-readable, `reason` a sentence."""
+
+    def __init__(self, code: str, reason: str):
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+@dataclass
+class SeatClock:
+    agent: str = "person"  # who sits there: "person" or "bot" (a remote bot node)
+    room_bot: bool = False  # played by the referee itself
+    misses: int = 0
+    autopilot: bool = False
+
+
+@dataclass(frozen=True)
+class Timer:
+    due: float
+    order: int  # among timers due together: chances, windows, then the turn
+    kind: str  # move | keep | autopilot | bot | call | catch | chance
+    seat: int
+
+    def public(self, now: float) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "left": round(max(0.0, self.due - now), 3)}
+
+
+def sub_seed(seed: int, what: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"lanmatch-referee:{seed}:{what}".encode()).digest()[:8], "big")
+
+
+class Referee:
+    """One table's game with its clocks and bots. See the module docstring."""
+
+    def __init__(
+        self,
+        game: str,
+        table: str | None,
+        players: int,
+        seed: int,
+        *,
+        now: float,
+        options: dict[str, Any] | None = None,
+        clock: float = 30.0,
+        bots: dict[int, str] | None = None,
+        agents: dict[int, str] | None = None,
+        bot_delay: float = 0.0,
+        pace: float = AUTOPILOT_PACE,
+        keep_window: float = KEEP_WINDOW,
+        call_window: float = CALL_WINDOW,
+        deck: list[str] | None = None,
+        first_seat: int | None = None,
+        engine: Any = None,
+    ):
+        """Deal a game (or take over `engine`, a game already dealt: a resumed
+        or rigged one).
+
+        `bots` maps the seats played by the referee to their level; `agents`
+        says which other seats are remote bots ("bot") rather than people.
+
+        Raises:
+            ValueError: the engine refused the game (table, players, options, deck).
+        """
+        kwargs: dict[str, Any] = {"players": players, "seed": seed, "options": options or {}, "deck": deck}
+        if game == "colormatch":
+            kwargs["first_seat"] = first_seat
+        self.g = engine if engine is not None else new_game(game, table=table if game == "colormatch" else None, **kwargs)
+        self.game = game
+        self.table = table if game == "colormatch" else None
+        self.n = players
+        self.seed = seed
+        self.clock = float(clock)
+        self.bot_delay = float(bot_delay)
+        self.pace = float(pace)
+        self.keep_window = float(keep_window)
+        self.call_window = float(call_window)
+        self.seats = [SeatClock() for _ in range(players)]
+        self.bots: dict[int, Any] = {}
+        self.standins: dict[int, Any] = {}
+        self._views: dict[int, dict[str, Any]] = {}
+        for s in range(players):
+            if agents and s in agents:
+                self.seats[s].agent = agents[s]
+            if bots and s in bots:
+                self.set_room_bot(s, bots[s])
+        self._decision: tuple[int, int] | None = None  # (seat, step it began at)
+        self._decision_start = now
+        self._windows_seen: dict[int, tuple[tuple[bool, bool], float]] = {}
+        self._chances: dict[int, float] = {}  # seat -> when its current chance arose
+        self._asked: set[tuple[int, int]] = set()  # (seat, step) chances already offered
+        self._timers: list[Timer] = []
+        self.log: list[tuple[float, int, dict[str, Any], str]] = []  # (time, seat, action, by)
+        self.notes: list[str] = []  # bots' illegal choices replaced by a legal action (their bugs)
+        self._changed(now)
+
+    # ------------------------------------------------------------ seats
+
+    def set_room_bot(self, seat: int, level: str, now: float | None = None) -> None:
+        """From now on the referee plays `seat` with a bot of `level` (its
+        current decision, if any, restarts at `now`).
+
+        Raises:
+            ValueError: unknown level.
+        """
+        bot = make_bot(level, game=self.game, table=self.table, seat=seat, seed=sub_seed(self.seed, f"bot{seat}"))
+        self.bots[seat] = bot
+        self.seats[seat].room_bot = True
+        self.seats[seat].agent = "bot"
+        bot.observe(self.view(seat))
+        if now is not None:
+            self._restart(seat, now)
+
+    def _restart(self, seat: int, now: float) -> None:
+        if self._decision is not None and self._decision[0] == seat:
+            self._decision_start = now
+        self._rearm(now)
+
+    def set_agent(self, seat: int, agent: str, now: float | None = None) -> None:
+        """A remote peer ("person" or "bot") sits at `seat` (no longer a room bot)."""
+        self.bots.pop(seat, None)
+        self.seats[seat].room_bot = False
+        self.seats[seat].agent = agent
+        if now is not None:
+            self._restart(seat, now)
+
+    def _standin(self, seat: int) -> Any:
+        bot = self.standins.get(seat)
+        if bot is None:
+            bot = make_bot("hard", game=self.game, table=self.table, seat=seat, seed=sub_seed(self.seed, f"hard{seat}"))
+            bot.observe(self.view(seat))
+            self.standins[seat] = bot
+        return bot
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def over(self) -> bool:
+        return self.g.outcome is not None
+
+    @property
+    def outcome(self) -> dict[str, Any] | None:
+        return self.g.outcome
+
+    @property
+    def state_id(self) -> int:
+        """The engine's `step`: actions applied so far; actions must answer it."""
+        return self.view(0)["step"]
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """The engine view of `seat` for the current state (built once per state; do not mutate)."""
+        v = self._views.get(seat)
+        if v is None:
+            v = self._views[seat] = self.g.view(seat)
+        return v
+
+    def spectator_view(self) -> dict[str, Any]:
+        """What a spectator sees: seat 0's view without anything private.
+
+        No hand, no drawn card, no shown hand, no drawn cards in events; at
+        Day & Night every seat's far faces (public to all but the holder).
+        """
+        v = dict(self.view(0))
+        v["seat"] = None
+        v["hand"] = []
+        v.pop("drawn", None)
+        v.pop("shown", None)
+        v["events"] = [{k: x for k, x in e.items() if k != "cards"} for e in v.get("events", [])]
+        if "far" in v:
+            far = dict(v["far"])
+            far[0] = self.view(1)["far"][0]
+            v["far"] = {s: far[s] for s in sorted(far)}
+        return v
+
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        return self.g.legal_actions(seat)
+
+    def next_deadline(self) -> float | None:
+        """When `tick` next has work to do, or None (game over, or no timer)."""
+        return self._timers[0].due if self._timers else None
+
+    def timers(self, now: float) -> list[dict[str, Any]]:
+        """The public timers with the time left: `[{"seat", "kind", "left"}]`."""
+        return [t.public(now) for t in self._timers if t.kind not in ("bot", "chance")]
+
+    def autopilot(self) -> list[int]:
+        return [s for s, c in enumerate(self.seats) if c.autopilot]
+
+    # ------------------------------------------------------------ acting
+
+    def touch(self, seat: int, now: float) -> None:
+        """The person at `seat` sent something: any input ends the autopilot and
+        restores the full clock (SPEC section 8)."""
+        c = self.seats[seat]
+        c.misses = 0
+        if c.autopilot:
+            c.autopilot = False
+            if self._decision is not None and self._decision[0] == seat:
+                self._decision_start = now
+            self._rearm(now)
+
+    def act(self, seat: int, action: dict[str, Any], state_id: int, now: float) -> list[dict[str, Any]]:
+        """A peer's action for its own `seat`, answering state `state_id`.
+
+        Returns the engine's events.
+
+        Raises:
+            Rejected: `over` (the game has ended), `host_only` (an `expire`),
+                `stale` (the state moved on since `state_id`), `not_your_turn`
+                (the seat may not act now), `illegal` (the engine refused it;
+                the reason is its sentence).
+        """
+        self.touch(seat, now)
+        if self.over:
+            raise Rejected("over", "The game is over.")
+        if not isinstance(action, dict) or action.get("type") == "expire":
+            raise Rejected("host_only", "Only the host ends timed windows (expire).")
+        if state_id != self.state_id:
+            raise Rejected("stale", f"That answered state {state_id}; the table is at state {self.state_id} now.")
+        if seat not in self.g.to_act:
+            raise Rejected("not_your_turn", f"Seat {seat} may not act now.")
+        try:
+            return self._apply(seat, action, now, "seat")
+        except IllegalAction as e:
+            raise Rejected("illegal", e.reason) from None
+
+    def _apply(self, seat: int, action: dict[str, Any], now: float, by: str) -> list[dict[str, Any]]:
+        events = self.g.act(seat, action)
+        self.log.append((now, seat, dict(action), by))
+        self._changed(now, actor=seat)
+        return events
+
+    def tick(self, now: float) -> tuple[int, dict[str, Any], str] | None:
+        """Fire the earliest timer due at `now`, if any: one action at most.
+
+        Returns `(seat, action, kind)` of what was played, or None when
+        nothing was due (or a due chance was let pass). Call again while
+        `next_deadline() <= now`.
+        """
+        if not self._timers or self._timers[0].due > now:
+            return None
+        t = self._timers[0]
+        seat = t.seat
+        if t.kind in ("call", "catch"):
+            c = self.seats[seat]
+            penalty = t.kind == "call" and c.agent == "person" and not c.room_bot
+            action = {"type": "expire", "penalty": penalty}
+        elif t.kind == "keep":
+            action = {"type": "expire", "penalty": False}
+        elif t.kind == "chance":
+            self._asked.add((seat, self.state_id))
+            legal = self.legal(seat)
+            bot = self.bots.get(seat) or self._standin(seat)
+            view = self.view(seat)
+            if not legal or (seat in self.bots and bot.declines(view, legal)):
+                self._rearm(now)
+                return None
+            action = bot.choose(view, legal)
+        else:  # move (timed out), autopilot, bot
+            legal = self.legal(seat)
+            bot = self.bots.get(seat) if t.kind == "bot" else self._standin(seat)
+            action = bot.choose(self.view(seat), legal)
+            if t.kind == "move":
+                c = self.seats[seat]
+                c.misses += 1
+                if c.misses >= MISSES_TO_AUTOPILOT:
+                    c.autopilot = True
+        try:
+            self._apply(seat, action, now, t.kind)
+        except IllegalAction as e:
+            if t.kind in ("call", "catch", "keep"):
+                raise  # the referee's own expire refused: our bug
+            # a bot's bug must not stall the table: note it, play the first legal action
+            self.notes.append(f"seat {seat} ({t.kind}) chose an illegal {action!r}: {e.reason}")
+            action = self.legal(seat)[0]
+            self._apply(seat, action, now, t.kind)
+        return seat, action, t.kind
+
+    # ------------------------------------------------------------ timers
+
+    def _changed(self, now: float, actor: int | None = None) -> None:
+        self._views = {}
+        step = self.state_id
+        for seat, bot in self.bots.items():
+            bot.observe(self.view(seat))
+        for seat, bot in self.standins.items():
+            if seat not in self.bots:
+                bot.observe(self.view(seat))
+        turn = self._turn()
+        if turn is None:
+            self._decision = None
+        elif self._decision is None or self._decision[0] != turn or actor == turn:
+            self._decision = (turn, step)
+            self._decision_start = now
+        self._rearm(now)
+
+    def _turn(self) -> int | None:
+        if self.over:
+            return None
+        v = self.view(0)
+        t = v.get("turn")
+        if t is None:
+            to_act = v["to_act"]
+            t = to_act[0] if to_act else None
+        return t
+
+    def _rearm(self, now: float) -> None:
+        timers: list[Timer] = []
+        if self.over:
+            self._timers = timers
+            return
+        v = self.view(0)
+        step = v["step"]
+        turn = self._decision[0] if self._decision else None
+        # the decision of the seat whose turn it is
+        if turn is not None:
+            c = self.seats[turn]
+            start = self._decision_start
+            if c.room_bot:
+                timers.append(Timer(start + self.bot_delay, 2, "bot", turn))
+            elif c.autopilot:
+                timers.append(Timer(start + self.pace, 2, "autopilot", turn))
+            elif v.get("phase") == "drawn" and self.table in KEEP_TABLES:
+                timers.append(Timer(start + min(self.keep_window, self.clock), 2, "keep", turn))
+            else:
+                timers.append(Timer(start + self.clock, 2, "move", turn))
+        # last-card windows the host times (`cards`)
+        windows = {w["seat"]: (w["call"], w["catch"]) for w in v.get("windows") or []}
+        seen: dict[int, tuple[tuple[bool, bool], float]] = {}
+        for s, state in windows.items():
+            old = self._windows_seen.get(s)
+            since = old[1] if old is not None and old[0] == state else now
+            seen[s] = (state, since)
+            if self.table == "cards":
+                timers.append(Timer(since + self.call_window, 1, "call" if state[0] else "catch", s))
+        self._windows_seen = seen
+        # out-of-turn chances of the seats the referee plays
+        to_act = v["to_act"]
+        chances: dict[int, float] = {}
+        for s in to_act:
+            if s == turn or (s, step) in self._asked:
+                continue
+            c = self.seats[s]
+            if not (c.room_bot or c.autopilot):
+                continue
+            since = self._chances.get(s, now)
+            chances[s] = since
+            timers.append(Timer(since + (self.bot_delay if c.room_bot else self.pace), 0, "chance", s))
+        self._chances = chances
+        timers.sort(key=lambda t: (t.due, t.order, t.seat))
+        self._timers = timers
