@@ -202,7 +202,7 @@ def test_render_daynight_faces_far_sides_and_midnight_clock():
     for faces in v["far"].values():
         for face in faces:
             assert describe(face, "daynight") in text  # rivals' far faces, in words
-    assert "teal ◆ 4" in text  # Bot 2's far face of its blue ■ 6, whose day face stays hidden
+    assert "teal ◇ 4" in text  # Bot 2's far face of its blue ■ 6, whose day face stays hidden
 
 
 def test_render_toll_uses_its_palette_names():

@@ -40,10 +40,12 @@ _DEFAULT = {
         "Y": ("yellow", "◆"),
         "G": ("green", "▲"),
         "B": ("blue", "■"),
-        "P": ("pink", "●"),
-        "T": ("teal", "◆"),
-        "O": ("orange", "▲"),
-        "V": ("violet", "■"),
+        # Night colors take the hollow form of the day shape at the same
+        # index, so a night card never shares a shape with a day card.
+        "P": ("pink", "○"),
+        "T": ("teal", "◇"),
+        "O": ("orange", "△"),
+        "V": ("violet", "□"),
     },
     "symbols": SYMBOL_NAMES,
 }
