@@ -271,10 +271,17 @@ def _plus4_challenge(player_cards: list[str]):  # noqa: D401
 
 
 def test_challenge_weighs_what_the_player_could_hold():
-    # six cards left and a red card among them: likely a bluff -> challenge
+    # six cards left: a red card among them is likely -> Medium challenges
     g = _plus4_challenge(["W+4", "R1", "B1", "G1", "B2", "G2", "Y7"])
-    assert choice(g, 1, "hard") == {"type": "challenge"}
     assert choice(g, 1, "medium") == {"type": "challenge"}
+    # Hard starts from 1 bluff in 20 (bots save wilds for need) ...
+    hard = make_bot("hard", table="standard", seat=1, seed=1)
+    view, legal = g.view(1), g.legal_actions(1)
+    hard.observe(view)
+    assert hard.choose(view, legal) == {"type": "accept"}
+    # ... until seat 0 has been caught bluffing
+    hard.memory.bluffs[0] = [2, 2]
+    assert hard.choose(view, legal) == {"type": "challenge"}
 
 
 def test_a_plus4_from_a_seat_that_drew_on_the_color_is_accepted():

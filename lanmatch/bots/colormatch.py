@@ -12,24 +12,26 @@ actions. `observe` feeds the numbered public events of each view into a
 careful player at the table would keep: the active color as it changed, the
 cards gone to the discard pile, standing Shields, the color in force when a
 +4 was played, how often each seat's +4 turned out a bluff, and (used by Hard)
-what each rival showed it lacked: a seat that drew a card of its own accord
-held nothing of the active color, nothing of the top symbol and no wild.
+what each rival showed it lacked (a seat that drew a card of its own accord
+held nothing of the active color, nothing of the top symbol and no wild) and
+the rivals' cards it has seen by face (Day & Night flips, a shown hand).
 
 - **Easy** picks a random legal action and forgets a last-card call now and
   then (`declines`).
-- **Medium** scores each legal action with table sense (section "Medium's
-  sense" in docs/bots.md): saves wilds for need, stacks on a waiting pile,
-  prefers Skip/Reverse/+2 (and the tables' equivalents) when the next seat
-  holds 3 or fewer cards, names the color it holds most of, counts Bomb fuses,
-  weighs a +4 challenge, plays Shields, Turnovers and 7-0 swaps with sense,
-  always calls and always catches.
-- **Hard** is Medium plus its memory of what rivals lack (colors it names and
-  switches to), +2/+4 attacks when the next seat holds 2 or fewer cards, a
-  bluffed +4 where the challenge is unlikely, and a look-ahead: for a decision
-  with several good moves it deals the hidden cards at random many times
-  (consistent with the view and its memory), plays each candidate forward with
-  Medium-like rollouts (`lanmatch.bots.lookahead`) and keeps the move that
-  wins most often. The work is a fixed number of samples, never a clock.
+- **Medium** scores each legal action with table sense (docs/bots.md has the
+  table): sheds its best-scoring card, saves wilds for need, stacks on a
+  waiting pile, holds Skip/Reverse/+2 (and the tables' equivalents) for a
+  next seat with 3 or fewer cards, names the color it holds most of, counts
+  Bomb fuses, weighs a +4 challenge, plays Shields, Turnovers, Color Hunts and
+  7-0 swaps with sense, always calls and always catches.
+- **Hard** is Medium plus its memory, +2/+4 attacks when the next seat holds
+  2 or fewer cards, a bluffed +4 where a challenge is unlikely, and a
+  look-ahead: for a decision with several moves that differ, it deals the
+  hidden cards at random many times (consistent with the view and its
+  memory: `Dealer`), plays each candidate forward with Medium-like rollouts
+  (`lanmatch.bots.lookahead`) and switches from Medium's choice only to a
+  move that wins clearly more often. The work is a fixed number of simulated
+  moves, never a clock.
 
 Every bot draws from its own seeded `random.Random`, so a game replays.
 """
@@ -678,10 +680,10 @@ class MediumBot(EasyBot):
             wild_share = sum(1 for f in faces if f[0] == "W") / len(faces)
             weight = 3.0 if len(faces) <= 2 else 1.0
             value += 40 * weight * (EXPECTED_WILD_SHARE - wild_share)
-            if len(faces) == 1 and s in (x.nxt,):
-                value -= 30 if faces[0][0] == "W" else -10
+            if len(faces) == 1:  # about to go out: on a wild face for sure, else maybe not
+                value += (-30 if faces[0][0] == "W" else 10) * (1.5 if s == x.nxt else 1.0)
         mine = sum(1 for c in x.hand if c[0] == "W") / max(1, len(x.hand))
-        value += 40 * (mine - EXPECTED_WILD_SHARE) * -1
+        value -= 40 * (mine - EXPECTED_WILD_SHARE)  # its own wilds turn into unknown faces
         return value
 
 
@@ -727,7 +729,6 @@ class HardBot(MediumBot):
     caution = 1.5  # a move replaces Medium's choice only if better by this many standard errors
     horizon = 0  # rollout moves before the position is judged (0: to the end)
     search_at = 4  # with 3 seats or more, search only once some seat holds this many cards or fewer
-    laps = 1  # look-ahead until this seat is to move again, this many times
     sharpness = 0.55  # of the count-based judgement of an unfinished rollout
     playable_bonus = 0.6  # cards' worth of being able to play when to move
     wild_bonus = 0.4  # cards' worth of each wild held
@@ -757,8 +758,10 @@ class HardBot(MediumBot):
         return 1.0 - (1.0 - share) ** k
 
     def bluff_prior(self, player: int) -> float:
+        """1 bluff in 20 to begin with (its rivals save wilds for need), then
+        what the seat's challenged +4s showed."""
         guilty, challenged = self.memory.bluffs.get(player, [0, 0])
-        return (guilty + 1) / (challenged + 4)
+        return (guilty + 0.2) / (challenged + 4)
 
     def play_value(self, x: Ctx, a: dict[str, Any]) -> float:
         v = super().play_value(x, a)
@@ -839,7 +842,7 @@ class HardBot(MediumBot):
                 if not _apply(w, x, a):
                     values[i] = -1.0
                     continue
-                spent += 3 + L.rollout(w, w.rng, horizon)
+                spent += 3 + L.rollout(w, horizon)
                 values[i] = self.judge(w, x.me)
             for i in range(1, k):
                 d = values[i] - values[0]

@@ -4,11 +4,13 @@ How this works. Hard cannot copy the engine: it only has its seat's view and
 its memory. So it *determinizes*: it deals the cards it cannot see (rivals'
 hands, the draw pile, at Day & Night the hidden faces) at random, consistent
 with the counts and what it knows (cards already seen, colors a rival had to
-draw on), into a `World`. `rollout` then plays that world forward with a quick
-Medium-like policy for every seat, up to a fixed number of steps, and says how
-it ended for the bot. Averaging over a fixed number of such samples gives each
-candidate action a value; the sample count, never a clock, bounds the work, so
-a decision is a pure function of the view, the memory and the bot's seed.
+draw on), into a `World` (the dealing itself is the Hard bot's `Dealer`; `sample_hands`
+here hands out the unseen cards within the known constraints). `rollout` then
+plays that world forward with a quick Medium-like policy for every seat
+(`policy_step`), up to a given number of moves, and the bot reads how it
+ended. Averaging over many such deals gives each candidate action a value; a
+count of simulated moves, never a clock, bounds the work, so a decision is a
+pure function of the view, the memory and the bot's seed.
 
 The `World` models every table's rules closely enough to rank moves, not to
 referee: a +4 at a challenge table is always accepted, last-card calls are
@@ -334,7 +336,7 @@ class World:
             self.handoff((seat + self.dir) % self.n)
 
 
-def policy_step(w: World, rng: random.Random) -> None:
+def policy_step(w: World) -> None:
     """One move of the seat whose turn it is, by a quick Medium-like policy:
     stack on a pile when it can, else play a colored card (Skip/Reverse/+2
     first when the next seat is low): the one worth most for a `greedy` seat
@@ -398,31 +400,16 @@ def policy_step(w: World, rng: random.Random) -> None:
         w.draw_turn(seat)
 
 
-def rollout(w: World, rng: random.Random, max_steps: int) -> int:
-    """Play `w` forward by at most `max_steps` moves; return the moves made."""
+def rollout(w: World, max_steps: int) -> int:
+    """Play `w` forward by at most `max_steps` moves; return the moves made.
+
+    The policy is deterministic; `w.rng` shuffles the discards when the draw
+    pile runs out."""
     steps = 0
     while not w.over and steps < max_steps:
-        policy_step(w, rng)
+        policy_step(w)
         steps += 1
     return steps
-
-
-def until_turn(w: World, rng: random.Random, seat: int, laps: int = 1) -> None:
-    """Play `w` forward until `seat` is to move for the `laps`-th time (or the end).
-
-    Stops at once if the move just made gave `seat` the turn again (a Skip
-    with two players, an All Pass), so every candidate is judged at the same
-    point: `seat` to move.
-    """
-    budget = 4 * w.n * laps + 8  # Skips, Reverses and piles make a lap longer or shorter
-    turns = 0
-    while not w.over and budget > 0:
-        if w.cur == seat:
-            turns += 1
-            if turns >= laps:
-                return
-        policy_step(w, rng)
-        budget -= 1
 
 
 def sample_hands(
