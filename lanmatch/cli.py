@@ -314,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_bot(args)
     print(
         f"lanmatch {args.command}: not built yet in this version "
-        "(the rules engine is; see README.md).",
+        "(see README.md for what works today).",
         file=sys.stderr,
     )
     return 1
