@@ -266,6 +266,53 @@ def test_room_bots_finish_dominoes():
     assert ref.over and max(ref.outcome["points"]) >= 100
 
 
+def test_a_decision_made_on_a_worker_thread_plays_the_same_game_as_tick():
+    """The host runs a Hard bot's `choose` on a worker thread between `due`
+    and `resolve`; the game is the same as `tick` plays in one go."""
+    import threading
+
+    def play(split: bool) -> list:
+        ref = Referee("colormatch", "classic", 3, seed=8, now=0.0, bots={0: "hard", 1: "medium", 2: "hard"})
+        now, heavy = 0.0, set()
+        for _ in range(3000):
+            if ref.over:
+                break
+            now = max(now, ref.next_deadline())
+            if not split:
+                ref.tick(now)
+                continue
+            job = ref.due(now)
+            if job is None:
+                continue
+            if job.heavy:
+                heavy.add(job.timer.seat)
+                out: list = []
+                worker = threading.Thread(target=lambda job=job, out=out: out.append(job.choose()))
+                worker.start()
+                worker.join(timeout=60)
+                action = out[0]
+            else:
+                action = job.choose()
+            ref.resolve(job, action, now)
+        assert ref.over
+        return [(seat, action, by) for _, seat, action, by in ref.log], heavy
+
+    threaded, heavy = play(split=True)
+    assert heavy == {0, 2}  # only the Hard seats are worth a thread
+    assert threaded == play(split=False)[0]
+
+
+def test_a_stale_decision_is_dropped_and_changes_nothing():
+    ref, t0 = first_person_turn()
+    job = ref.due(t0 + 30.0)  # the clock ran out: the Hard stand-in is asked ...
+    assert job.heavy and job.timer.seat == 0
+    action = job.choose()
+    ref.act(0, ref.legal(0)[0], ref.state_id, t0 + 30.0)  # ... but the person acted first
+    step, log, misses = ref.state_id, list(ref.log), ref.seats[0].misses
+    assert ref.resolve(job, action, t0 + 30.0) is None
+    assert (ref.state_id, ref.log, ref.seats[0].misses) == (step, log, misses)
+
+
 def test_bot_delay_paces_the_room_bots():
     ref = Referee("colormatch", "classic", 2, seed=5, now=0.0, bots={0: "easy", 1: "easy"}, bot_delay=0.8)
     assert ref.next_deadline() == pytest.approx(0.8)

@@ -10,7 +10,8 @@ catalogue, applies the per-peer rate limit, answers the lobby itself (`hello`,
 Each room has one task (`RoomActor.run`) that owns its `Room` and `Referee`
 (`lanmatch.table`): it takes messages from the inbox, waits with
 `trio.move_on_at(referee.next_deadline())` for the clocks, applies what comes,
-and sends each member what changed: every seat its own view (with its legal
+runs a Hard bot's decision on a worker thread (the room waits, the others
+go on), and sends each member what changed: every seat its own view (with its legal
 actions, the timers and the time left), spectators a view without a hand,
 everyone the room when seats change. Sending never waits (see `conn.py`).
 
@@ -151,9 +152,11 @@ class Host:
         auto_start: bool = False,
         start_after: float | None = None,
         rematch_after: float = 2.0,
+        seed: int | None = None,
         **settings: Any,
     ) -> RoomActor:
-        """Create a room and start its task.
+        """Create a room and start its task. `seed` fixes the deals (game k of
+        the room is dealt from `seed + k - 1`; default: random).
 
         Raises:
             RoomError: `room_exists`, `too_many_rooms`, or `bad_room` (settings).
@@ -168,7 +171,7 @@ class Host:
             opts.setdefault("date", datetime.datetime.now(datetime.UTC).date().isoformat())
             settings["options"] = opts
         room = Room(name, owner=owner.conn.id if owner else None, **settings)
-        actor = RoomActor(self, room, auto_start=auto_start, start_after=start_after, rematch_after=rematch_after)
+        actor = RoomActor(self, room, auto_start=auto_start, start_after=start_after, rematch_after=rematch_after, seed=seed)
         actor.owner = owner
         self.rooms[name] = actor
         assert self._nursery is not None, "Host.run is not running"
@@ -336,8 +339,10 @@ class RoomActor:
         auto_start: bool = False,
         start_after: float | None = None,
         rematch_after: float = 2.0,
+        seed: int | None = None,
     ):
         self.host = host
+        self.seed = seed  # None: every deal from the host's rng
         self.room = room
         self.owner: Peer | None = None
         self.auto_start = auto_start
@@ -419,7 +424,19 @@ class RoomActor:
             if d is None or d > now:
                 break
             try:
-                played = ref.tick(now)
+                job = ref.due(now)
+                if job is None:
+                    played = None
+                elif job.heavy:
+                    # a Hard look-ahead takes milliseconds: it runs on a worker
+                    # thread so that the other rooms go on meanwhile; this room
+                    # waits for it (its messages queue in its inbox), so nothing
+                    # changes the referee under the bot's feet
+                    # (the move counts as made when it fell due: `now`)
+                    action = await trio.to_thread.run_sync(job.choose)
+                    played = ref.resolve(job, action, now)
+                else:
+                    played = ref.resolve(job, job.choose(), now)
             except Exception:
                 log.exception("room %s: the referee failed; the room is closed", self.room.name)
                 if self.host.strict:
@@ -600,7 +617,7 @@ class RoomActor:
         room = self.room
         if room.state == "playing":
             raise RoomError("wrong_state", f"Room {room.name!r} is already playing.")
-        seed = self.host.rng.getrandbits(63)
+        seed = self.host.rng.getrandbits(63) if self.seed is None else self.seed + room.games
         room.start(now, seed)
         self._start_at = None
         log.info("room %s: game %d started (%s)", room.name, room.games, room.table or room.game)

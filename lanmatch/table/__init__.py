@@ -11,6 +11,7 @@ from lanmatch.table.referee import (
     CALL_WINDOW,
     KEEP_WINDOW,
     MISSES_TO_AUTOPILOT,
+    Due,
     Referee,
     Rejected,
 )
@@ -19,6 +20,7 @@ from lanmatch.table.room import GUEST_MAX_SEATS, Room, RoomError, Seat, default_
 __all__ = [
     "AUTOPILOT_PACE",
     "CALL_WINDOW",
+    "Due",
     "GUEST_MAX_SEATS",
     "KEEP_WINDOW",
     "MISSES_TO_AUTOPILOT",

@@ -79,6 +79,37 @@ class Timer:
         return {"seat": self.seat, "kind": self.kind, "left": round(max(0.0, self.due - now), 3)}
 
 
+@dataclass
+class Due:
+    """A timer that is due: the decision to make before `Referee.resolve`.
+
+    `action` is set when the referee knows it (an `expire`); otherwise `bot`
+    chooses from `view` and `legal` (`choose`). `choose` reads only the bot,
+    the view and the legal actions, never the referee: the host may run it on
+    a worker thread while the room waits (`heavy`: a Hard bot's look-ahead).
+    """
+
+    timer: Timer
+    state_id: int
+    action: dict[str, Any] | None = None
+    bot: Any = None
+    view: dict[str, Any] | None = None
+    legal: list[dict[str, Any]] | None = None
+    may_decline: bool = False  # a room bot's out-of-turn chance: it may let it pass
+
+    @property
+    def heavy(self) -> bool:
+        return self.action is None and getattr(self.bot, "level", "") == "hard"
+
+    def choose(self) -> dict[str, Any] | None:
+        """The action to play, or None: a chance let pass."""
+        if self.action is not None:
+            return self.action
+        if self.may_decline and self.bot.declines(self.view, self.legal):
+            return None
+        return self.bot.choose(self.view, self.legal)
+
+
 def sub_seed(seed: int, what: str) -> int:
     return int.from_bytes(hashlib.sha256(f"lanmatch-referee:{seed}:{what}".encode()).digest()[:8], "big")
 
@@ -288,8 +319,19 @@ class Referee:
 
         Returns `(seat, action, kind)` of what was played, or None when
         nothing was due (or a due chance was let pass). Call again while
-        `next_deadline() <= now`.
+        `next_deadline() <= now`. The same as `due`, `Due.choose` and
+        `resolve` in a row (the host runs a Hard bot's `choose` on a worker
+        thread between the two).
         """
+        job = self.due(now)
+        if job is None:
+            return None
+        return self.resolve(job, job.choose(), now)
+
+    def due(self, now: float) -> Due | None:
+        """The earliest timer due at `now` as a `Due`: what must be decided
+        (by a bot, or already known: an `expire`). None when nothing is due,
+        or a due chance had nothing to offer (its timer is gone then)."""
         if not self._timers or self._timers[0].due > now:
             return None
         t = self._timers[0]
@@ -297,27 +339,36 @@ class Referee:
         if t.kind in ("call", "catch"):
             c = self.seats[seat]
             penalty = t.kind == "call" and c.agent == "person" and not c.room_bot
-            action = {"type": "expire", "penalty": penalty}
-        elif t.kind == "keep":
-            action = {"type": "expire", "penalty": False}
-        elif t.kind == "chance":
+            return Due(t, self.state_id, action={"type": "expire", "penalty": penalty})
+        if t.kind == "keep":
+            return Due(t, self.state_id, action={"type": "expire", "penalty": False})
+        legal = self.legal(seat)
+        if t.kind == "chance":
             self._asked.add((seat, self.state_id))
-            legal = self.legal(seat)
-            bot = self.bots.get(seat) or self._standin(seat)
-            view = self.view(seat)
-            if not legal or (seat in self.bots and bot.declines(view, legal)):
+            if not legal:
                 self._rearm(now)
                 return None
-            action = bot.choose(view, legal)
-        else:  # move (timed out), autopilot, bot
-            legal = self.legal(seat)
-            bot = self.bots.get(seat) if t.kind == "bot" else self._standin(seat)
-            action = bot.choose(self.view(seat), legal)
-            if t.kind == "move":
-                c = self.seats[seat]
-                c.misses += 1
-                if c.misses >= MISSES_TO_AUTOPILOT:
-                    c.autopilot = True
+            bot = self.bots.get(seat) or self._standin(seat)
+            return Due(t, self.state_id, bot=bot, view=self.view(seat), legal=legal, may_decline=seat in self.bots)
+        # move (timed out), autopilot, bot
+        bot = self.bots.get(seat) if t.kind == "bot" else self._standin(seat)
+        return Due(t, self.state_id, bot=bot, view=self.view(seat), legal=legal)
+
+    def resolve(self, job: Due, action: dict[str, Any] | None, now: float) -> tuple[int, dict[str, Any], str] | None:
+        """Apply what `job` decided (`action`, None: a chance let pass).
+        Returns `(seat, action, kind)` as `tick` does; None, changing
+        nothing, when the state moved on since `due` (a stale job)."""
+        t, seat = job.timer, job.timer.seat
+        if job.state_id != self.state_id or not self._timers or self._timers[0] != t:
+            return None
+        if action is None:
+            self._rearm(now)
+            return None
+        if t.kind == "move":
+            c = self.seats[seat]
+            c.misses += 1
+            if c.misses >= MISSES_TO_AUTOPILOT:
+                c.autopilot = True
         try:
             self._apply(seat, action, now, t.kind)
         except IllegalAction as e:
