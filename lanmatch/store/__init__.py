@@ -1,0 +1,104 @@
+"""The host's store: profiles, play coins, stats and every match (sqlite, WAL).
+
+    from lanmatch.store import Store, SeatSpec
+    store = Store.open_dir(data_dir, lock=True)        # makes or migrates DIR/lanmatch.sqlite3
+    ann = store.profile("Ann", key, now)               # made on first use with 1,000 coins
+    m = store.begin_match(game="colormatch", table="classic", seed=seed, now=now,
+                          seats=[SeatSpec.player(ann), SeatSpec.bot("medium")],
+                          kind="coins", stake=50)      # every stake posted, same transaction
+    store.record_action(m, index, seat, action, by)    # after every engine action, in order
+    store.leave(m, seat, now)                          # forfeit + 10 % fee in a coin match
+    store.finish_match(m, outcome, now)                # pot paid once, stats written, one transaction
+    store.unfinished()                                 # after a crash: what to resume
+    store.stats("Ann"); store.history(20); store.replay(m)
+
+How this works. One sqlite file per data directory, in WAL mode. Each method
+is one transaction, so an operation is all written or not at all whatever
+kills the process. Coins move only as rows of an append-only ledger between
+accounts (the bank that mints grants, the house, each match's pot, each
+profile); the schema itself keeps balances equal to the ledger, never below
+zero, and refuses a second payout of the same pot (`schema.py`). A match is
+stored as its deal (game, table, players, options, seed) plus its actions in
+order, so it can be dealt again and replayed (`replay.py`), which is how a
+restarted host resumes its tables. The rules of who pays whom are in
+`settle.py`; the host's side of it is described in docs/store.md.
+
+Modules: `db` (the `Store`), `schema` (tables, invariants, migrations),
+`settle` (payouts, fees, stats rows; pure), `replay` (deal and replay; pure),
+`records` (the values handed out), `paths` (default directories),
+`profile_file` (the player's own profile file), `report` (the text of
+`lanmatch stats` and `lanmatch history`), `errors`.
+"""
+
+from __future__ import annotations
+
+from lanmatch.store.db import MatchSummary, ProfileStats, ProfileSummary, Store, Tally
+from lanmatch.store.errors import (
+    BadName,
+    InsufficientCoins,
+    LogMismatch,
+    MatchClosed,
+    NoStore,
+    NotAStore,
+    ReplayError,
+    SchemaTooNew,
+    StoreBusy,
+    StoreError,
+    UnknownMatch,
+    UnknownProfile,
+    WrongKey,
+)
+from lanmatch.store.paths import config_dir, db_path, default_data_dir
+from lanmatch.store.records import (
+    LedgerRow,
+    LoggedAction,
+    MatchRecord,
+    Profile,
+    SeatRecord,
+    SeatSpec,
+    Settlement,
+    Transfer,
+)
+from lanmatch.store.replay import ReplayStep, deal, iter_replay, rebuild_game
+from lanmatch.store.schema import SCHEMA_VERSION
+from lanmatch.store.settle import LEAVING_FEE_PERCENT, NEW_PROFILE_COINS, leaving_fee
+
+__all__ = [
+    "LEAVING_FEE_PERCENT",
+    "NEW_PROFILE_COINS",
+    "SCHEMA_VERSION",
+    "BadName",
+    "InsufficientCoins",
+    "LedgerRow",
+    "LogMismatch",
+    "LoggedAction",
+    "MatchClosed",
+    "MatchRecord",
+    "MatchSummary",
+    "NoStore",
+    "NotAStore",
+    "Profile",
+    "ProfileStats",
+    "ProfileSummary",
+    "ReplayError",
+    "ReplayStep",
+    "SchemaTooNew",
+    "SeatRecord",
+    "SeatSpec",
+    "Settlement",
+    "Store",
+    "StoreBusy",
+    "StoreError",
+    "Tally",
+    "Transfer",
+    "UnknownMatch",
+    "UnknownProfile",
+    "WrongKey",
+    "config_dir",
+    "db_path",
+    "deal",
+    "default_data_dir",
+    "iter_replay",
+    "leaving_fee",
+    "rebuild_game",
+]
