@@ -1,6 +1,7 @@
 """Host benchmarks: action round trip vs a bare echo, load, discovery time.
 
     python bench/net.py rtt        [--actions N]          # action round trip beside a bare trio+msgpack echo
+    python bench/net.py busy       [--hard-rooms 20]      # the round trip beside rooms of Hard room bots
     python bench/net.py load       [--tables 100] [--seconds 10] [--procs 4]
     python bench/net.py discovery  [--runs 10]
     python bench/net.py all
@@ -28,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lanmatch.net.host import Host  # noqa: E402
 from lanmatch.protocol import PROTOCOL_VERSION, Decoder, encode_frame  # noqa: E402
+from lanmatch.table import AUTOPILOT_PACE  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 HERE = Path(__file__).resolve()
@@ -50,15 +52,19 @@ class Raw:
         self.stream = stream
         self.dec = Decoder()
         self.lock = trio.StrictFIFOLock()
+        self.last_sent = time.monotonic()
 
     async def send(self, msg):
         async with self.lock:
+            self.last_sent = time.monotonic()
             await self.stream.send_all(encode_frame(msg))
 
     async def recv(self):
         while True:
             m = self.dec.next_message()
             if m is not None:
+                if time.monotonic() - self.last_sent > 1.0:  # the heartbeat a real client sends
+                    await self.send({"type": "ping"})
                 return m
             data = await self.stream.receive_some(65536)
             if not data:
@@ -95,15 +101,44 @@ async def echo_server() -> None:
         nursery.cancel_scope.cancel()
 
 
-async def rtt_host() -> None:
-    """The host of the round-trip benchmark (in its own process, like a real host)."""
+async def rtt_host(hard_rooms: int = 0, pace: float = AUTOPILOT_PACE) -> None:
+    """The host of the round-trip benchmark (in its own process, like a real
+    host), with `hard_rooms` rooms of four Hard room bots beside the measured
+    table (`busy`), each bot pausing `pace` before its move (0.67 s, as room
+    bots do in rooms people made; 0: bot-only tables as fast as they go)."""
     async with trio.open_nursery() as nursery:
-        host = Host("bench", rng=random.Random(1), person_bot_delay=0.0)
+        # (a host starved by inline Hard bots must not drop the measured peers)
+        host = Host("bench", rng=random.Random(1), person_bot_delay=0.0, dead_after=60.0 if hard_rooms else 4.0)
         await nursery.start(host.run)
         await nursery.start(host.listen, 0, LOOPBACK)
+        hard = [host.create_room(f"hard{r}", game="colormatch", table="classic", seats=4, bot_level="hard",
+                                 clock=600, bot_delay=pace) for r in range(hard_rooms)]
+        if hard:
+            nursery.start_soon(keep_playing, hard)
         print(f"ready {host.port}", flush=True)
         await wait_stdin_closed()
         nursery.cancel_scope.cancel()
+
+
+class Nobody:
+    """A stand-in peer whose `resync` wakes a room's task (bench only)."""
+
+    seat = None
+
+    def send(self, *args, **fields) -> bool:
+        return True
+
+
+async def keep_playing(actors: list) -> None:
+    """Start the rooms of room bots, and start them again after each game
+    (a headless room with nobody seated would wait for players); a `resync`
+    from nobody wakes the room's task to look at its new clocks."""
+    while True:
+        for actor in actors:
+            if actor.room.state != "playing" or actor.room.game_ended():
+                actor._start(trio.current_time())
+                actor.post(("resync", Nobody(), None))
+        await trio.sleep(0.05)
 
 
 async def wait_stdin_closed() -> None:
@@ -112,8 +147,9 @@ async def wait_stdin_closed() -> None:
         pass
 
 
-def server(mode: str) -> tuple[subprocess.Popen, int]:
-    p = subprocess.Popen([sys.executable, str(HERE), mode], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+def server(mode: str, *extra: str, env: dict | None = None) -> tuple[subprocess.Popen, int]:
+    p = subprocess.Popen([sys.executable, str(HERE), mode, *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         text=True, env=env)
     return p, int(p.stdout.readline().split()[1])
 
 
@@ -169,7 +205,8 @@ async def action_rtt(port: int, n: int) -> list[float]:
             t = time.perf_counter()
             await peers[k].send({"type": "act", "state_id": sid, "action": action})
             while True:
-                v = await peers[k].recv()
+                with trio.fail_after(30):  # a stalled table fails the run instead of hanging it
+                    v = await peers[k].recv()
                 if v["type"] == "view" and v["state_id"] > sid:
                     break
                 if v["type"] == "rejected":
@@ -212,6 +249,34 @@ def run_rtt(args) -> dict:
     print(f"  bare trio+msgpack echo : p50 {fmt_us(res['echo_p50'])}   p99 {fmt_us(res['echo_p99'])}")
     print(f"  lanmatch action -> view: p50 {fmt_us(res['act_p50'])}   p99 {fmt_us(res['act_p99'])}")
     print(f"  ratio (p50)            : {res['act_p50'] / res['echo_p50']:.2f} x the echo")
+    return res
+
+
+def run_busy(args) -> dict:
+    """The action round trip while `--hard-rooms` rooms of Hard room bots play
+    on the same host: their decisions on worker threads (as shipped) or
+    inline on the host's thread (`LANMATCH_BENCH_INLINE_BOTS=1`), in
+    alternating rounds."""
+    samples: dict[str, list[float]] = {"thread": [], "inline": []}
+    per_round = max(1, args.actions // args.rounds)
+    for _ in range(args.rounds):
+        for mode in ("thread", "inline"):
+            env = dict(os.environ, LANMATCH_BENCH_INLINE_BOTS="1" if mode == "inline" else "")
+            p, port = server("_rtthost", "--hard-rooms", str(args.hard_rooms), "--pace", str(args.pace), env=env)
+            try:
+                samples[mode] += trio.run(action_rtt, port, per_round)
+            finally:
+                p.stdin.close()
+                p.wait(timeout=30)
+    print(f"action round trip with {args.hard_rooms} rooms of 4 Hard room bots ({args.pace} s a move) on the same host "
+          f"({args.rounds} alternating rounds, {per_round} samples each)")
+    res = {}
+    for mode, xs in samples.items():
+        res[mode] = {"p50": statistics.median(xs), "p99": pct(xs, 99), "max": max(xs), "n": len(xs)}
+        where = "worker thread" if mode == "thread" else "host thread  "
+        print(f"  Hard decisions on the {where}: p50 {fmt_us(res[mode]['p50'])}   p99 {fmt_us(res[mode]['p99'])}"
+              f"   max {fmt_us(res[mode]['max'])}")
+    print(f"  p99 ratio inline / thread: {res['inline']['p99'] / res['thread']['p99']:.2f}")
     return res
 
 
@@ -423,7 +488,7 @@ def run_discovery(args) -> dict:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("what", choices=["rtt", "load", "discovery", "all", "_host", "_bots", "_echo", "_rtthost"])
+    p.add_argument("what", choices=["rtt", "busy", "load", "discovery", "all", "_host", "_bots", "_echo", "_rtthost"])
     p.add_argument("--actions", type=int, default=3000)
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--seconds", type=float, default=10.0)
@@ -432,7 +497,12 @@ def main() -> None:
     p.add_argument("--runs", type=int, default=10)
     p.add_argument("--port", type=int)
     p.add_argument("--rooms", default="")
+    p.add_argument("--hard-rooms", type=int, default=0, help="busy: rooms of Hard room bots beside the measured table")
+    p.add_argument("--rounds", type=int, default=4, help="busy: alternating rounds of each mode")
+    p.add_argument("--pace", type=float, default=AUTOPILOT_PACE, help="busy: the room bots' pause before a move")
     args = p.parse_args()
+    if args.what == "busy" and not args.hard_rooms:
+        args.hard_rooms = 20
     if args.what == "_host" and os.environ.get("LANMATCH_BENCH_PROFILE"):
         import cProfile
 
@@ -442,7 +512,11 @@ def main() -> None:
     if args.what == "_echo":
         trio.run(echo_server)
     elif args.what == "_rtthost":
-        trio.run(rtt_host)
+        if os.environ.get("LANMATCH_BENCH_INLINE_BOTS"):
+            from lanmatch.table import Due
+
+            Due.heavy = property(lambda self: False)  # the comparison: Hard decides on the host's thread
+        trio.run(rtt_host, args.hard_rooms, args.pace)
     elif args.what == "_host":
         trio.run(load_host, args.tables)
     elif args.what == "_bots":
@@ -451,6 +525,8 @@ def main() -> None:
         print(f"nproc {os.cpu_count()}, Python {sys.version.split()[0]}, trio {trio.__version__}")
         if args.what in ("rtt", "all"):
             run_rtt(args)
+        if args.what == "busy":
+            run_busy(args)
         if args.what in ("load", "all"):
             run_load(args)
         if args.what in ("discovery", "all"):
