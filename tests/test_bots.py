@@ -455,3 +455,12 @@ def test_rng_is_the_bots_own():
     state = random.getstate()
     play_checked("classic", ["hard", "easy"], seed=4)
     assert random.getstate() == state
+
+
+def test_hard_samples_hands_that_explain_a_rivals_latest_play():
+    """A Medium-like rival names the color it holds most and sheds its best
+    card: a sampled hand that contradicts its latest play is repaired."""
+    assert CM._misfit(["G1", "G2", "B3"], ("W", "G", "R", "R5", False), (), "classic") == 0
+    assert CM._misfit(["B1", "B2", "G3"], ("W", "G", "R", "R5", False), (), "classic") > 0
+    assert CM._misfit(["R1", "B1"], ("R2", None, "R", "R5", False), (), "classic") == 0
+    assert CM._misfit(["R9", "B1"], ("R2", None, "R", "R5", False), (), "classic") > 0

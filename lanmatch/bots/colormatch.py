@@ -30,8 +30,11 @@ the rivals' cards it has seen by face (Day & Night flips, a shown hand).
   hidden cards at random many times (consistent with the view and its
   memory: `Dealer`), plays each candidate forward with Medium-like rollouts
   (`lanmatch.bots.lookahead`) and switches from Medium's choice only to a
-  move that wins clearly more often. The work is a fixed number of simulated
-  moves, never a clock.
+  move that wins clearly more often. With two seats the search is wider and
+  bolder (`duel_*`: 6 moves, rollouts of 16 moves judged by hand sizes, a
+  switch at 0.8 standard errors). Sampled hands are repaired until they
+  explain each rival's latest play as Medium would make it (`_misfit`). The
+  work is a fixed number of simulated moves, never a clock.
 
 Every bot draws from its own seeded `random.Random`, so a game replays.
 """
@@ -113,6 +116,10 @@ class Memory:
         # are the far faces seen just before; a standard challenge shows a hand
         self.known: dict[int, Counter[str]] = {}
         self.unknown: dict[int, int] = {}  # cards got since, not known
+        # seat -> its latest ordinary play, to check a sampled hand against:
+        # (card, color named, color before, top before, next seat low)
+        self.last_play: dict[int, tuple] = {}
+        self.jumping = False
 
     # ------------------------------------------------------------- events
 
@@ -162,10 +169,13 @@ class Memory:
         self.open_draw = None
         self.known = {}
         self.unknown = {}
+        self.last_play = {}
 
     def _gain(self, seat: int, count: int) -> None:
         if 0 <= seat < len(self.counts):
             self.counts[seat] += count
+        if count:
+            self.last_play.pop(seat, None)  # its hand then is no longer its hand now minus one card
         if seat in self.known:
             self.unknown[seat] += count
         got = self.lacks.get(seat)
@@ -229,6 +239,16 @@ class Memory:
                     # a Medium-like player plays its best-scoring card: it held
                     # none that scores clearly more than the one it played
                     self._learn(seat, self._worth_more(card, before_color, before_top, low))
+            self.last_play.pop(seat, None)
+            if (
+                seat != self.seat and not answering and not drawn and not self.jumping and before_color
+                and before_top and self.counts and not self.fuse_on and not self.seven_o
+                and seat not in self.shields
+            ):
+                n = len(self.counts)
+                low = self.counts[(seat + self.direction) % n] <= 3
+                self.last_play[seat] = (card, e.get("color"), before_color, before_top, low)
+            self.jumping = False
             if 0 <= seat < len(self.counts):
                 self.counts[seat] -= 1
             bluffable = card == "W+4" and RULES[self.table].challenge is not None
@@ -261,6 +281,8 @@ class Memory:
                 self.shields[e["seat"]] = card
         elif typ == "color":
             self.color = e["color"]
+        elif typ == "jump_in":
+            self.jumping = True
         elif typ == "reverse":
             self.direction = e["direction"]
         elif typ == "fuse":
@@ -273,6 +295,7 @@ class Memory:
             self.color = COLOR[e["top"]]
             self.disc[e["top"]] += 1
             self.lacks = {}  # every hand turned over: what they lacked is gone
+            self.last_play = {}
             # ... and what each rival now holds is what this seat saw as its far faces
             self.known = {seat: Counter(faces) for seat, faces in self.far_seen.items() if seat != self.seat}
             self.unknown = dict.fromkeys(self.known, 0)
@@ -285,6 +308,7 @@ class Memory:
         elif typ == "swap":
             a, b = e["seat"], e["with"]
             self.known, self.unknown = {}, {}
+            self.last_play = {}
             la, lb = self.lacks.pop(a, None), self.lacks.pop(b, None)
             if la is not None:
                 self.lacks[b] = la
@@ -292,6 +316,7 @@ class Memory:
                 self.lacks[a] = lb
         elif typ == "rotate":
             self.lacks = {}
+            self.last_play = {}
             self.known, self.unknown = {}, {}
         self.last_draw = None
 
@@ -732,6 +757,14 @@ class HardBot(MediumBot):
     sharpness = 0.55  # of the count-based judgement of an unfinished rollout
     playable_bonus = 0.6  # cards' worth of being able to play when to move
     wild_bonus = 0.4  # cards' worth of each wild held
+    repairs = 24  # swaps tried per rival and deal to make its hand explain its latest play
+    # two seats: every decision is searched, so the search is wider (6 moves),
+    # judges rollouts after 16 moves, and switches at 0.8 standard errors
+    duel_budget = 3500
+    duel_max_samples = 300
+    duel_candidates = 6
+    duel_horizon = 16
+    duel_caution = 0.8
 
     # ------------------------------------------------------------ memory use
 
@@ -815,10 +848,16 @@ class HardBot(MediumBot):
                 continue
             seen.add(key)
             cands.append(a)
+        duel = x.n == 2
+        budget, max_samples, horizon, caution = self.budget, self.max_samples, self.horizon, self.caution
+        if duel:  # two seats: a wider, shorter, bolder search (see docs/bots.md)
+            budget, max_samples, horizon, caution = self.duel_budget, self.duel_max_samples, self.duel_horizon, self.duel_caution
+            if x.table == "daynight":
+                budget = budget * 3 // 5  # two faces per card: a simulated move costs more
         if default in cands:
             cands.remove(default)
         cands.insert(0, default)
-        cands = cands[: self.candidates]
+        cands = cands[: self.duel_candidates if duel else self.candidates]
         if len(cands) < 2:
             return default
         if any(a["type"] == "play" and len(x.hand) == 1 for a in cands):
@@ -828,12 +867,13 @@ class HardBot(MediumBot):
         sums = [0.0] * k  # of the differences to the default, sample by sample
         squares = [0.0] * k
         dealer = Dealer(self, x)
-        horizon = self.horizon or 1000
+        horizon = horizon or 1000
         spent = samples = 0
         values = [0.0] * k
-        while samples < self.max_samples and (spent < self.budget or samples < self.min_samples):
+        while samples < max_samples and (spent < budget or samples < self.min_samples):
             base = dealer.deal(rng)
-            spent += 12
+            spent += 12 + dealer.spent
+            dealer.spent = 0
             roll_seed = rng.random()
             samples += 1
             for i, a in enumerate(cands):
@@ -854,7 +894,9 @@ class HardBot(MediumBot):
         for i in range(1, k):
             mean = sums[i] / samples
             var = max(0.0, squares[i] / samples - mean * mean)
-            score = mean - self.caution * math.sqrt(var / samples)
+            # another color for the same wild: the usual caution (names are close calls)
+            c = self.caution if cands[i].get("card") == default.get("card") else caution
+            score = mean - c * math.sqrt(var / samples)
             if score > best_score:
                 best, best_score = i, score
         return cands[best]
@@ -908,9 +950,23 @@ class Dealer:
         w.shields = set(v.get("shields") or ())
         w.greedy = frozenset(range(x.n)) if bot.model_rivals else frozenset()
         self.template = w
+        self.repairs = bot.repairs
+        self.spent = 0  # swaps tried by `deal` so far (counted into the budget)
         if self.daynight:
             self._know_daynight(mem)
-            return
+        else:
+            self._know(bot, mem)
+        # rivals whose latest ordinary play a sampled hand must explain
+        # (as Medium would have played it), with the constraints it must keep
+        cons_of = {seat: cons for seat, _count, cons in self.specs}
+        self.checks = [
+            (s, mem.last_play[s], cons_of.get(s, ()))
+            for s in self.rivals
+            if s in mem.last_play and x.counts[s] > 0 and s not in self.known
+        ] if self.repairs else []
+
+    def _know(self, bot: HardBot, mem: Memory) -> None:
+        x = self.x
         pool = bot.unseen(x)
         if not mem.synced and pool[x.top] > 0:
             pool[x.top] -= 1
@@ -1007,6 +1063,8 @@ class Dealer:
             cut = max(0, len(rest) - self.size)
             w.pile = rest[cut:]
             w.disc = self.known_disc + rest[:cut] + [x.top]
+            if self.checks:
+                self._repair(w, rng)
             return w
         fars = list(self.far_pool)
         rng.shuffle(fars)
@@ -1034,7 +1092,79 @@ class Dealer:
             w.pile_far[-1] = self.draw_far
         w.disc = [take_act() for _ in range(self.under)] + [x.top]
         w.disc_far = [take_far() for _ in range(self.under + 1)]
+        if self.checks:
+            self._repair(w, rng)
         return w
+
+    def _repair(self, w: L.World, rng: random.Random) -> None:
+        """Make each checked rival's hand explain its latest play: swap cards
+        between its hand and the draw pile, keeping a swap that does not make
+        the misfit worse, up to `repairs` tries per rival."""
+        pile = w.pile
+        if not pile:
+            return
+        table = self.table
+        rnd = rng.random
+        for seat, rec, cons in self.checks:
+            hand = w.hands[seat]
+            bad = _misfit(hand, rec, cons, table)
+            tries = 0
+            while bad and tries < self.repairs:
+                tries += 1
+                i = int(rnd() * len(hand))
+                j = int(rnd() * len(pile))
+                hand[i], pile[j] = pile[j], hand[i]
+                now = _misfit(hand, rec, cons, table)
+                if now <= bad:
+                    bad = now
+                else:
+                    hand[i], pile[j] = pile[j], hand[i]
+            self.spent += tries
+
+
+def _misfit(hand: list[str], rec: tuple, cons, table: str) -> int:
+    """How badly `hand` (a rival's sampled hand) fails to explain its latest
+    play `rec` as Medium plays (0: it explains it), plus its broken constraints."""
+    card, named, color, top, low = rec
+    held: dict[str | None, int] = {}
+    for c in hand:
+        k = COLOR[c]
+        held[k] = held.get(k, 0) + 1
+    bad = 0
+    col = COLOR[card]
+    if col is None:
+        if named is not None and card != "WH":
+            # Medium names the color it holds most (ties: palette order)
+            mine = held.get(named, 0)
+            palette = C.NIGHT_COLORS if named in C.NIGHT_COLORS else C.DAY_COLORS
+            rank = palette.index(named)
+            for r, d in enumerate(palette):
+                if d == named:
+                    continue
+                gap = held.get(d, 0) - mine + (1 if r < rank else 0)
+                if gap > 0:
+                    bad += gap
+    else:
+        worth = medium_worth(card, low, table)
+        if worth is not None:
+            held[col] = held.get(col, 0) + 1  # the hand it played from
+            mine = worth + 0.5 * (held[col] - 1)
+            top_sym = SYM[top]
+            for c in hand:
+                k = COLOR[c]
+                if k is None or (k != color and SYM[c] != top_sym):
+                    continue
+                wc = medium_worth(c, low, table)
+                if wc is not None and wc + 0.5 * (held[k] - 1) > mine + 0.01:
+                    bad += 1
+    for banned, free in cons:
+        k = 0
+        for c in hand:
+            if c in banned:
+                k += 1
+        if k > free:
+            bad += k - free
+    return bad
 
 
 def _move_class(a: dict[str, Any]) -> tuple:
