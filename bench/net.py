@@ -1,6 +1,6 @@
 """Host benchmarks: action round trip vs a bare echo, load, discovery time.
 
-    python bench/net.py rtt        [--actions N]          # action round trip beside a bare trio+msgpack echo
+    python bench/net.py rtt        [--actions N] [--store] # action round trip beside a bare trio+msgpack echo
     python bench/net.py busy       [--hard-rooms 20]      # the round trip beside rooms of Hard room bots
     python bench/net.py load       [--tables 100] [--seconds 10] [--procs 4]
     python bench/net.py discovery  [--runs 10]
@@ -106,9 +106,15 @@ async def rtt_host(hard_rooms: int = 0, pace: float = AUTOPILOT_PACE) -> None:
     host), with `hard_rooms` rooms of four Hard room bots beside the measured
     table (`busy`), each bot pausing `pace` before its move (0.67 s, as room
     bots do in rooms people made; 0: bot-only tables as fast as they go)."""
+    store = None
+    if os.environ.get("LANMATCH_BENCH_STORE"):  # `rtt --store`: the host keeps every match, as `lanmatch host` does
+        from lanmatch.store import Store
+
+        store = Store.open_dir(os.environ["LANMATCH_BENCH_STORE"], lock=True)
     async with trio.open_nursery() as nursery:
         # (a host starved by inline Hard bots must not drop the measured peers)
-        host = Host("bench", rng=random.Random(1), person_bot_delay=0.0, dead_after=60.0 if hard_rooms else 4.0)
+        host = Host("bench", rng=random.Random(1), person_bot_delay=0.0, dead_after=60.0 if hard_rooms else 4.0,
+                    store=store)
         await nursery.start(host.run)
         await nursery.start(host.listen, 0, LOOPBACK)
         hard = [host.create_room(f"hard{r}", game="colormatch", table="classic", seats=4, bot_level="hard",
@@ -249,6 +255,19 @@ def run_rtt(args) -> dict:
     print(f"  bare trio+msgpack echo : p50 {fmt_us(res['echo_p50'])}   p99 {fmt_us(res['echo_p99'])}")
     print(f"  lanmatch action -> view: p50 {fmt_us(res['act_p50'])}   p99 {fmt_us(res['act_p99'])}")
     print(f"  ratio (p50)            : {res['act_p50'] / res['echo_p50']:.2f} x the echo")
+    if getattr(args, "store", False):
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="lanmatch-bench-") as tmp:
+            p, port = server("_rtthost", env={**os.environ, "LANMATCH_BENCH_STORE": tmp})
+            try:
+                stored = trio.run(action_rtt, port, args.actions)
+            finally:
+                p.stdin.close()
+                p.wait(timeout=10)
+        res.update(store_p50=statistics.median(stored), store_p99=pct(stored, 99))
+        print(f"  ... with the store     : p50 {fmt_us(res['store_p50'])}   p99 {fmt_us(res['store_p99'])}"
+              f"   (+{(res['store_p50'] - res['act_p50']) * 1e6:.0f} µs at p50)")
     return res
 
 
@@ -500,6 +519,7 @@ def main() -> None:
     p.add_argument("--hard-rooms", type=int, default=0, help="busy: rooms of Hard room bots beside the measured table")
     p.add_argument("--rounds", type=int, default=4, help="busy: alternating rounds of each mode")
     p.add_argument("--pace", type=float, default=AUTOPILOT_PACE, help="busy: the room bots' pause before a move")
+    p.add_argument("--store", action="store_true", help="rtt: also measure a host that keeps every match in a store")
     args = p.parse_args()
     if args.what == "busy" and not args.hard_rooms:
         args.hard_rooms = 20

@@ -48,7 +48,7 @@ def read_line(p: subprocess.Popen, prefix: bytes, timeout: float) -> bytes:
 
 
 def play_across_the_lan(lan: Lan) -> None:
-    host = lan.popen(0, [*LM, "host", "--name", "Kitchen", "--bind", lan.addrs[0], "--room", "R",
+    host = lan.popen(0, [*LM, "host", "--name", "Kitchen", "--bind", lan.addrs[0], "--room", "R", "--no-store",
                          "--table", "classic", "--seats", "3", "--start-after", "5", "--bots", "easy"],
                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
     line = read_line(host, b"listening ", 20)

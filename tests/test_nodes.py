@@ -75,10 +75,11 @@ async def test_bot_node_gives_up_on_a_dead_address():
 
 
 @pytest.mark.slow
-async def test_host_process_advertises_serves_a_headless_room_and_unregisters_on_ctrl_c(nursery):
+async def test_host_process_advertises_serves_a_headless_room_and_unregisters_on_ctrl_c(nursery, tmp_path):
     """`lanmatch host --bind 127.0.0.1 --room ...`: found over mDNS on loopback,
     plays a headless match with a bot node, and is gone from mDNS after SIGINT."""
     cmd = [sys.executable, "-m", "lanmatch", "host", "--name", f"lm-test-{os.getpid()}", "--bind", LOOPBACK,
+           "--data", str(tmp_path / "data"),
            "--room", "R", "--table", "toll", "--seats", "2", "--start-after", "1", "--bots", "easy"]
     proc = await trio.lowlevel.open_process(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
     try:
@@ -115,7 +116,7 @@ async def test_a_name_clash_is_resolved_and_a_killed_host_is_dropped_by_the_brow
     """Two hosts named alike both get advertised (the second renamed); one killed
     with -9 is never withdrawn from mDNS, yet the browser drops it (TCP check)."""
     name = f"clash-{os.getpid()}"
-    cmd = [sys.executable, "-m", "lanmatch", "host", "--name", name, "--bind", LOOPBACK]
+    cmd = [sys.executable, "-m", "lanmatch", "host", "--name", name, "--bind", LOOPBACK, "--no-store"]
     procs = [await trio.lowlevel.open_process(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV)
              for _ in range(2)]
     try:

@@ -177,10 +177,12 @@ def test_local_and_remote_errors_are_distinct_classes():
 GOOD_PEER = [
     {"type": "hello", "protocol": 1, "name": "Ann"},
     {"type": "hello", "protocol": 1, "name": "Bot 3", "agent": "bot", "token": "a" * 32},
+    {"type": "hello", "protocol": 1, "name": "Ann", "profile": {"name": "Ann", "key": "0f" * 16}},
     {"type": "ping"},
     {"type": "list"},
     {"type": "create", "room": "Kitchen", "game": "colormatch", "table": "siege", "seats": 4, "clock": 60},
     {"type": "create", "room": "D", "game": "dominoes", "options": {"target": 50}, "password": "pw", "bots": "hard"},
+    {"type": "create", "room": "C", "game": "colormatch", "seats": 6, "stake": 50},
     {"type": "join", "room": "Kitchen", "seat": 2},
     {"type": "join", "room": "Kitchen", "seat": None, "password": "x"},
     {"type": "watch", "room": "Kitchen"},
@@ -214,6 +216,12 @@ BAD_PEER = [
     ({"type": "hello", "protocol": 1, "name": "a", "agent": "alien"}, "bad_field"),
     ({"type": "hello", "protocol": 1, "name": "a", "admin": True}, "bad_field"),  # unknown field
     ({"type": "ping", "x": 1}, "bad_field"),
+    ({"type": "hello", "protocol": 1, "name": "a", "profile": {"name": "a"}}, "bad_field"),  # no key
+    ({"type": "hello", "protocol": 1, "name": "a", "profile": {"name": "a", "key": "short"}}, "bad_field"),
+    ({"type": "hello", "protocol": 1, "name": "a", "profile": {"name": "a", "key": "k" * 16, "id": 1}}, "bad_field"),
+    ({"type": "hello", "protocol": 1, "name": "a", "profile": "Ann"}, "bad_field"),
+    ({"type": "create", "room": "r", "game": "colormatch", "stake": -1}, "bad_field"),
+    ({"type": "create", "room": "r", "game": "colormatch", "stake": 2.5}, "bad_field"),
     ({"type": "create", "room": "r", "game": "chess"}, "bad_field"),
     ({"type": "create", "room": "r", "game": "colormatch", "seats": 9}, "bad_field"),
     ({"type": "create", "room": "r", "game": "colormatch", "seats": True}, "bad_field"),

@@ -5,8 +5,10 @@ the seat token when it has one, to get its seat back) and serves the
 connection with a `Connection` (reader, writer, heartbeats; see `conn.py`)
 until it ends. Every host message is checked (`check_host_message`), its
 `seq` followed (a gap sends `resync`, answered by a full `snapshot`), and the
-client's picture updated (`room`, `seat`, `token`, the latest `view`) before
-`on_message(msg)` sees it.
+client's picture updated (`room`, `seat`, `token`, the latest `view`, the
+profile's `balance`) before `on_message(msg)` sees it. A client given a
+`profile` (`{"name", "key"}`, e.g. from `lanmatch.store.profile_file`) brings
+it in every `hello`: a host with a store recognises it (coin rooms, stats).
 
 `BotNode` is a `Client` that plays: it lists the rooms, joins one (the named
 one, or the first with a free seat), and answers every view that offers it
@@ -65,10 +67,14 @@ class Client:
         heartbeat: float = 1.0,
         dead_after: float = 4.0,
         connect_timeout: float = 3.0,
+        profile: dict[str, str] | None = None,
     ):
         self.name = name
         self.agent = agent
         self.token = token
+        self.profile = profile  # {"name", "key"}: sent in hello
+        self.account: dict[str, Any] | None = None  # the welcome's profile: {"name", "balance"}, or None
+        self.balance: int | None = None  # the profile's coins, as the host last said
         self.heartbeat = heartbeat
         self.dead_after = dead_after
         self.connect_timeout = connect_timeout
@@ -122,6 +128,8 @@ class Client:
                                  "client": f"lanmatch {__version__}"}
         if self.token:
             hello["token"] = self.token
+        if self.profile is not None:
+            hello["profile"] = {"name": self.profile["name"], "key": self.profile["key"]}
         self.send("hello", **hello)
         task_status.started(conn)
         try:
@@ -145,6 +153,10 @@ class Client:
         typ = msg["type"]
         if typ == "welcome":
             self.welcomed = True
+            self.account = msg.get("profile")
+            self.balance = self.account.get("balance") if isinstance(self.account, dict) else None
+        elif typ == "coins":
+            self.balance = msg["balance"]
         elif typ == "seated":
             self.room_name, self.seat, self.token = msg["room"], msg["seat"], msg["token"]
         elif typ == "watching":
@@ -166,8 +178,8 @@ class Client:
                 self.view_msg = {**v, "type": "view", "seq": seq, "view": view_from_wire(v["view"])}
                 msg = {**msg, "view": self.view_msg}
         elif typ == "error":
-            if msg["code"] == "bad_token":
-                self.token = None
+            if msg["code"] == "bad_token":  # that seat is gone (freed, or a restarted host's table ended)
+                self.token, self.seat, self.room_name, self.room, self.view_msg = None, None, None, None, None
             if msg["fatal"]:
                 self.fatal = msg
         self.on_message(msg)

@@ -15,15 +15,27 @@ go on), and sends each member what changed: every seat its own view (with its le
 actions, the timers and the time left), spectators a view without a hand,
 everyone the room when seats change. Sending never waits (see `conn.py`).
 
+With a store (`Host(store=...)`, docs/store.md "Host wiring"), the room task
+also keeps the match in it: `begin_match` when a game starts (the stakes of a
+coin room are posted in that transaction), every applied action recorded
+before anyone is sent the state it made, `leave` when a person gives up a
+running game (the fee), `finish_match` when it ends (the pot paid). Each is a
+short synchronous sqlite transaction on the host's thread. `Host.run` first
+resumes every match the store holds unfinished (a host killed at any instant
+carries on where its tables stood).
+
 `Host.listen(port, bind)` serves TCP; `Host.advertise` is `discovery.py`'s.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
 import math
 import random
+import sqlite3
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +51,19 @@ from lanmatch.protocol import (
     check_peer_message,
     view_to_wire,
 )
-from lanmatch.table import AUTOPILOT_PACE, GUEST_MAX_SEATS, Rejected, Room, RoomError
+from lanmatch.store import (
+    BadName,
+    InsufficientCoins,
+    MatchRecord,
+    Profile,
+    ReplayError,
+    SeatSpec,
+    Store,
+    StoreError,
+    WrongKey,
+    rebuild_game,
+)
+from lanmatch.table import AUTOPILOT_PACE, GUEST_MAX_SEATS, Referee, Rejected, Room, RoomError, Seat
 
 log = logging.getLogger("lanmatch.host")
 
@@ -49,6 +73,8 @@ MAX_ERRORS = 10  # bad messages before a peer is cut off
 MAX_ROOMS = 256
 INBOX = 1024
 LOBBY_TYPES = ("hello", "ping", "list", "create")
+MAX_SEATS = 6  # a room made by a peer with a profile (a guest's: GUEST_MAX_SEATS)
+STORE_FAILED = "The host's store failed (logged)"
 
 
 @dataclass(eq=False)
@@ -61,6 +87,7 @@ class Peer:
     agent: str = "person"
     room: RoomActor | None = None
     seat: int | None = None  # None: not seated (lobby or spectator)
+    profile: Profile | None = None  # recognised at hello (a host with a store)
     watching: bool = False
     errors: int = 0
     tags: dict[str, Any] = field(default_factory=dict)
@@ -93,8 +120,10 @@ class Host:
         strict: bool = False,
         bot_delay: float = 0.0,
         person_bot_delay: float = AUTOPILOT_PACE,
+        store: Store | None = None,
     ):
         self.name = name
+        self.store = store  # None: nothing is kept (no profiles, no coin rooms, no resume)
         self.rng = rng if rng is not None else random.SystemRandom()
         self.rate = rate
         self.burst = burst
@@ -115,9 +144,13 @@ class Host:
     # ------------------------------------------------------------ running
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        """Own the rooms' tasks until cancelled."""
+        """Own the rooms' tasks until cancelled. With a store, first resume every
+        match it holds unfinished (before `task_status.started`, so that the
+        rooms exist when peers come back)."""
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            if self.store is not None:
+                self.resume_matches()
             task_status.started(self)
             await trio.sleep_forever()
 
@@ -166,6 +199,8 @@ class Host:
         if len(self.rooms) >= MAX_ROOMS:
             raise RoomError("too_many_rooms", f"This host holds {MAX_ROOMS} rooms at most.")
         settings.setdefault("bot_delay", self.bot_delay)
+        if settings.get("stake") and self.store is None:
+            raise RoomError("bad_room", "This host keeps no store, so it has practice rooms only (no stake).")
         if settings.get("mode") == "daily":
             opts = dict(settings.get("options") or {})
             opts.setdefault("date", datetime.datetime.now(datetime.UTC).date().isoformat())
@@ -185,6 +220,119 @@ class Host:
             for t in [t for t, a in self.tokens.items() if a is actor]:
                 del self.tokens[t]
             self._notify()
+
+    # ------------------------------------------------------------ resuming
+
+    def resume_matches(self) -> list[RoomActor]:
+        """Rebuild a room for every match the store holds unfinished (called by
+        `run`): the deal and the stored actions replayed into a new referee,
+        people's seats waiting for their peers' tokens, bots playing on, every
+        seat's clock started in full now. A match whose actions already end
+        the game is settled instead; one that cannot be replayed (or rebuilt)
+        is abandoned, its stakes returned. Returns the resumed rooms."""
+        assert self.store is not None and self._nursery is not None
+        try:
+            records = self.store.unfinished()
+        except (StoreError, sqlite3.Error) as e:
+            self.store_error("read the unfinished matches (none resumed)", e)
+            return []
+        actors = []
+        for record in records:
+            try:
+                actor = self._resume_match(record)
+            except Exception:
+                log.exception("match %d (room %r) cannot be resumed: abandoned, its stakes returned", record.id, record.room)
+                if self.strict:
+                    raise
+                with contextlib.suppress(StoreError, sqlite3.Error):
+                    self.store.abandon_match(record.id, time.time())
+                continue
+            if actor is not None:
+                actors.append(actor)
+        return actors
+
+    def _resume_match(self, record: MatchRecord) -> RoomActor | None:
+        """Raises: RoomError, StoreError, sqlite3.Error, ValueError (a record
+        this host cannot seat again: the caller abandons it)."""
+        store = self.store
+        assert store is not None and self._nursery is not None
+        try:
+            g = rebuild_game(record)
+        except ReplayError as e:
+            log.warning("%s: abandoned, its stakes returned", e)
+            store.abandon_match(record.id, time.time())
+            return None
+        if g.outcome is not None:  # killed between its last action and its payout
+            store.finish_match(record.id, g.outcome, time.time())
+            log.info("match %d (room %r) had ended before the restart: settled now", record.id, record.room)
+            return None
+        s = record.settings
+        name = record.room or f"match {record.id}"
+        if name in self.rooms:
+            name = f"{name[:20]} #{record.id}"
+        room = Room(
+            name,
+            record.game,
+            record.table,
+            record.players,
+            options={k: v for k, v in record.options.items() if k != "mode"},
+            clock=s.get("clock"),
+            mode=record.options.get("mode", "single"),
+            password=s.get("password", ""),
+            bot_level=s.get("bot_level", "medium"),
+            bot_delay=float(s.get("bot_delay", self.bot_delay)),
+            stake=record.stake,
+        )
+        bots: dict[int, str] = {}
+        agents: dict[int, str] = {}
+        profile_of: dict[int, Profile] = {}
+        for x in record.seats:
+            if x.token is not None and not x.left:  # a person (or a bot node) who comes back with its token
+                agent = "bot" if x.kind == "bot" else "person"
+                room.seats[x.seat] = Seat(x.name, x.token, agent, connected=False)
+                agents[x.seat] = agent
+                if x.profile_id is not None:
+                    profile_of[x.seat] = store.get_profile(x.profile_id)
+            else:  # a room bot, or the bot that plays for a player who left
+                bots[x.seat] = x.bot_level if x.kind == "bot" and x.bot_level else room.bot_level
+        ref = Referee(
+            record.game,
+            record.table,
+            record.players,
+            record.seed,
+            now=trio.current_time(),  # every seat's clock restarts in full
+            options=record.options,
+            clock=room.clock,
+            bots=bots,
+            agents=agents,
+            bot_delay=room.bot_delay,
+            first_seat=record.first_seat,
+            engine=g,
+        )
+        room.resume(ref, games=int(s.get("games", 1)), tally=s.get("tally"))
+        start_after = s.get("start_after")
+        actor = RoomActor(
+            self,
+            room,
+            auto_start=bool(s.get("auto_start", False)),
+            start_after=None if start_after is None else float(start_after),
+            rematch_after=float(s.get("rematch_after", 2.0)),
+            seed=s.get("room_seed"),
+        )
+        actor.match_id = record.id
+        actor.stored = actor.base = len(record.actions)  # the new referee's log[0] is action `stored`
+        actor.kinds = [x.kind for x in record.seats]
+        actor.profile_of = profile_of
+        actor.awaited = set(agents)
+        self.rooms[name] = actor
+        for x in room.seats:
+            if x is not None:
+                self.tokens[x.token] = actor
+        self._nursery.start_soon(actor.run)
+        self._notify()
+        log.info("room %s: resumed match %d at action %d (%d seats wait for their peers)",
+                 name, record.id, len(record.actions), len(agents))
+        return actor
 
     # ------------------------------------------------------------ peers
 
@@ -284,7 +432,14 @@ class Host:
         peer.name = msg["name"]
         peer.agent = msg.get("agent", "person")
         peer.conn.label = f"{peer.conn.label}:{peer.name}"
-        peer.send("welcome", protocol=PROTOCOL_VERSION, host=self.name, server=f"lanmatch {__version__}")
+        welcome: dict[str, Any] = {"protocol": PROTOCOL_VERSION, "host": self.name, "server": f"lanmatch {__version__}",
+                                   "coins": self.store is not None, "profile": None}
+        refusal = None
+        if msg.get("profile") is not None and self.store is not None:
+            welcome["profile"], refusal = self._profile(peer, msg["profile"])
+        peer.send("welcome", **welcome)
+        if refusal is not None:
+            peer.error(*refusal, ref="hello")
         token = msg.get("token")
         if token is not None:
             actor = self.tokens.get(token)
@@ -293,14 +448,75 @@ class Host:
             else:
                 actor.post(("resume", peer, msg))
 
+    def _profile(self, peer: Peer, given: dict[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, str] | None]:
+        """Recognise (or make) the profile a peer brought: `(welcome's profile, None)`,
+        or `(None, (code, sentence))` when it is refused."""
+        assert self.store is not None
+        try:
+            profile = self.store.profile(given["name"], given["key"], time.time())
+            balance = self.store.balance(profile.id)
+        except WrongKey as e:
+            return None, ("wrong_key", str(e))
+        except (BadName, ValueError) as e:
+            return None, ("bad_profile", f"That profile cannot be used here: {e}")
+        except (StoreError, sqlite3.Error) as e:
+            self.store_error("make or find a profile", e)
+            return None, ("store_failed", f"{STORE_FAILED}: your profile is not recognised now; practice rooms still work.")
+        peer.profile = profile
+        log.info("%s: profile %r (id %d, %d coins)", peer.conn.label, profile.name, profile.id, balance)
+        return {"name": profile.name, "balance": balance}, None
+
+    def store_error(self, what: str, e: BaseException) -> None:
+        """Log a failed store call; a refusal or a bad argument (our bug, not
+        sqlite's failure) is raised again when the host is `strict` (tests)."""
+        log.error("store: could not %s: %s: %s", what, type(e).__name__, e)
+        if self.strict and not isinstance(e, sqlite3.Error):
+            raise e
+
+    def check_stake(self, peer: Peer, stake: int) -> None:
+        """May `peer` sit at a coin room of `stake`? A bot node without a profile
+        may (the house posts for it); a person needs a profile holding the stake.
+
+        Raises:
+            RoomError: `need_profile`, `insufficient_coins`, `store_failed`.
+        """
+        if peer.profile is None:
+            if peer.agent == "bot":
+                return
+            raise RoomError(
+                "need_profile",
+                f"A coin room (stake {stake}) needs a profile: say hello with your profile, or pick a practice room.",
+            )
+        assert self.store is not None
+        try:
+            held = self.store.balance(peer.profile.id)
+        except (StoreError, sqlite3.Error) as e:
+            self.store_error("read a balance", e)
+            raise RoomError("store_failed", f"{STORE_FAILED}: coin rooms cannot be joined now.") from None
+        if held < stake:
+            raise RoomError(
+                "insufficient_coins",
+                f"You hold {held} coins, less than the stake of {stake}; pick a smaller stake or a practice room.",
+            )
+
     def _create(self, peer: Peer, msg: dict[str, Any]) -> None:
         if peer.room is not None:
             peer.error("in_room", f"Leave room {peer.room.room.name!r} first.", ref="create")
             return
         seats = msg.get("seats", 4)
-        if seats > GUEST_MAX_SEATS:
-            peer.error("bad_room", f"A guest's room seats up to {GUEST_MAX_SEATS}.", ref="create")
+        if peer.profile is None and seats > GUEST_MAX_SEATS:
+            peer.error("bad_room", f"A guest's room (no profile) seats up to {GUEST_MAX_SEATS}.", ref="create")
             return
+        if seats > MAX_SEATS:
+            peer.error("bad_room", f"A room seats up to {MAX_SEATS}.", ref="create")
+            return
+        stake = msg.get("stake", 0)
+        if stake and msg.get("sit", True) and self.store is not None:
+            try:
+                self.check_stake(peer, stake)
+            except RoomError as e:
+                peer.error(e.code, e.reason, ref="create")
+                return
         clock = msg.get("clock")
         if clock is not None and clock not in CLOCKS:
             peer.error("bad_room", f"The move clock is one of {', '.join(map(str, CLOCKS))} seconds.", ref="create")
@@ -318,6 +534,7 @@ class Host:
                 password=msg.get("password", ""),
                 bot_level=msg.get("bots", "medium"),
                 bot_delay=self.person_bot_delay if peer.agent == "person" else self.bot_delay,
+                stake=stake,
             )
         except RoomError as e:
             peer.error(e.code, e.reason, ref="create")
@@ -355,6 +572,13 @@ class RoomActor:
         self.closed = False
         self.actions = 0  # applied (for benchmarks and logs)
         self._rest: Peer | None = None  # the others' views wait until this actor's went out
+        # the store's side (a host with a store): the match being played
+        self.match_id: int | None = None
+        self.stored = 0  # its actions in the store
+        self.base = 0  # the store index of referee.log[0] (a resumed referee's log starts empty)
+        self.kinds: list[str] = []  # each seat's kind in the store: player, guest, bot
+        self.profile_of: dict[int, Profile] = {}  # seat -> the profile sitting there
+        self.awaited: set[int] = set()  # a resumed table: seats whose peers have not come back yet
 
     def post(self, item: tuple[str, Peer, Any]) -> None:
         """Hand a message to the room's task (never waits)."""
@@ -412,14 +636,14 @@ class RoomActor:
         now = trio.current_time()
         if self._start_at is not None and now >= self._start_at and self.room.state != "playing":
             if self.room.is_full() or (self.start_after is not None and self.seated):
-                self._start(now)
+                self._auto_start(now)
             elif self.start_after is not None:  # nobody to play with yet: look again later
                 self._start_at = now + self.start_after
             else:  # wait until the seats are full (`_join` starts it)
                 self._start_at = None
         ref = self.room.referee
         fired = 0
-        while ref is not None and self.room.state == "playing":
+        while ref is not None and self.room.state == "playing" and not self.closed:
             d = ref.next_deadline()
             if d is None or d > now:
                 break
@@ -503,6 +727,8 @@ class RoomActor:
                     raise RoomError("bad_seat", f"Nobody sits at seat {msg['seat']}.")
                 if target is peer:
                     raise RoomError("bad_seat", "Use leave to leave your own seat.")
+                if room.stake and room.state == "playing":
+                    raise RoomError("wrong_state", "Nobody is kicked out of a running coin game; wait for its end.")
                 self._free(msg["seat"], now)
                 if target is not None:
                     self._detach(target)
@@ -524,9 +750,17 @@ class RoomActor:
     def _join(self, peer: Peer, msg: dict[str, Any]) -> None:
         if peer.seat is not None:
             raise RoomError("in_room", f"You already sit at seat {peer.seat}.")
+        p = peer.profile
+        if p is not None and any(q.id == p.id and self.room.seats[s] is not None for s, q in self.profile_of.items()):
+            raise RoomError("profile_seated", f"The profile {p.name!r} already sits at this table.")
+        if self.room.stake:
+            self.room.check_watch(msg.get("password"))  # a wrong password says so first
+            self.host.check_stake(peer, self.room.stake)
         seat, token = self.room.join(
             peer.name or "?", self.host.rng, agent=peer.agent, seat=msg.get("seat"), password=msg.get("password")
         )
+        if p is not None:
+            self.profile_of[seat] = p
         self.spectators.discard(peer)
         peer.room, peer.seat, peer.watching = self, seat, False
         self.seated[seat] = peer
@@ -535,7 +769,7 @@ class RoomActor:
         self._send_room()
         self.host._notify()
         if self.auto_start and self.room.is_full() and self.room.state != "playing":
-            self._start(trio.current_time())
+            self._auto_start(trio.current_time())
 
     def _resume(self, peer: Peer, token: str) -> None:
         seat = self.room.seat_of_token(token)
@@ -548,6 +782,7 @@ class RoomActor:
             old.error("replaced", "Your seat was taken over by a newer connection with its token.", fatal=True)
         peer.room, peer.seat = self, seat
         self.seated[seat] = peer
+        self.awaited.discard(seat)
         self.room.set_connected(seat, True)
         x = self.room.seats[seat]
         if x is not None:
@@ -563,10 +798,28 @@ class RoomActor:
         peer.room, peer.seat, peer.watching = None, None, False
 
     def _free(self, seat: int, now: float) -> None:
-        x = self.room.seats[seat]
+        """Free a seat; a person leaving a running game leaves the stored match
+        first (in a coin game: the stake forfeited, the fee charged, told).
+
+        Raises:
+            RoomError: `store_failed` (nothing changed: the seat is kept).
+        """
+        room = self.room
+        x = room.seats[seat]
+        fee = None
+        if x is not None and room.state == "playing" and self.match_id is not None and self.kinds[seat] != "bot":
+            try:
+                fee = self.host.store.leave(self.match_id, seat, time.time())
+            except (StoreError, sqlite3.Error, ValueError) as e:
+                self.host.store_error(f"record that seat {seat} of match {self.match_id} left", e)
+                raise RoomError("store_failed", f"{STORE_FAILED}: your leaving could not be recorded; you keep your seat.") from None
         if x is not None:
             self.host.tokens.pop(x.token, None)
-        self.room.leave(seat, now)
+        profile = self.profile_of.pop(seat, None)
+        peer = self.seated.get(seat)
+        if fee is not None and room.stake and profile is not None and peer is not None:
+            self._tell_coins(peer, profile, -fee, "fee", self.match_id)
+        room.leave(seat, now)
         self.host._notify()
 
     def _leave(self, peer: Peer, reason: str, now: float) -> None:
@@ -594,9 +847,36 @@ class RoomActor:
         self._maybe_close()
 
     def _fail(self) -> None:
-        """A bug of ours broke this table: tell its members, close the room."""
+        """A bug of ours broke this table: its stored match is abandoned (the
+        stakes go back), its members told, the room closed."""
+        self._abandon()
+        self._close("This table failed (a host bug, logged); sorry.")
+
+    def _abandon(self) -> bool:
+        """Abandon the stored match of the game being played: every stake goes
+        back (each player told: `coins`, reason `refund`). False when the store
+        refused too: the match stays live with its pot, resumed at the next start."""
+        mid, self.match_id = self.match_id, None
+        if mid is None:
+            return True
+        try:
+            settlement = self.host.store.abandon_match(mid, time.time())
+        except (StoreError, sqlite3.Error) as e:
+            log.error("room %s: match %d could not be abandoned (%s): it stays live with its pot and "
+                      "resumes at the next start", self.room.name, mid, e)
+            return False
+        log.warning("room %s: match %d abandoned, every stake returned", self.room.name, mid)
+        if self.room.stake:
+            for s, kind in enumerate(self.kinds):
+                peer, profile = self.seated.get(s), self.profile_of.get(s)
+                if kind == "player" and peer is not None and profile is not None:
+                    self._tell_coins(peer, profile, settlement.paid(profile.id), "refund", mid)
+        return True
+
+    def _close(self, reason: str) -> None:
+        """Tell the members why, and close the room."""
         for p in [*self.seated.values(), *self.spectators]:
-            p.send("left", room=self.room.name, reason="This table failed (a host bug, logged); sorry.")
+            p.send("left", room=self.room.name, reason=reason)
             self._detach(p)
         self.closed = True
         self.host.drop_room(self)
@@ -613,17 +893,170 @@ class RoomActor:
         self.host.drop_room(self)
         self._send.close()
 
+    def _auto_start(self, now: float) -> None:
+        """A headless room's start: a refusal is logged and tried again later."""
+        try:
+            self._start(now)
+        except RoomError as e:
+            log.warning("room %s: cannot start: %s", self.room.name, e.reason)
+            self._start_at = now + max(1.0, self.rematch_after)
+
     def _start(self, now: float) -> None:
+        """Raises: RoomError `wrong_state`, or (a host with a store) the refusals of `_begin`."""
         room = self.room
         if room.state == "playing":
             raise RoomError("wrong_state", f"Room {room.name!r} is already playing.")
         seed = self.host.rng.getrandbits(63) if self.seed is None else self.seed + room.games
+        if self.host.store is not None:
+            self._begin(seed)
         room.start(now, seed)
         self._start_at = None
-        log.info("room %s: game %d started (%s)", room.name, room.games, room.table or room.game)
+        log.info("room %s: game %d started (%s%s)", room.name, room.games, room.table or room.game,
+                 f", match {self.match_id}" if self.match_id is not None else "")
         self._send_room()
         self._send_views()
         self.host._notify()
+        if room.stake and self.match_id is not None:
+            for s, kind in enumerate(self.kinds):
+                peer, profile = self.seated.get(s), self.profile_of.get(s)
+                if kind == "player" and peer is not None and profile is not None:
+                    self._tell_coins(peer, profile, -room.stake, "stake", self.match_id)
+
+    def _begin(self, seed: int) -> None:
+        """Store the match about to be dealt from `seed` (the stakes of a coin
+        room posted in the same transaction). A player who no longer holds the
+        stake (they played elsewhere meanwhile) loses the seat first.
+
+        Raises:
+            RoomError: `insufficient_coins` (those seats were freed), or
+                `store_failed` (nothing was stored; the game does not start).
+        """
+        store, room = self.host.store, self.room
+        assert store is not None
+        if room.stake:
+            short = []
+            for s, p in sorted(self.profile_of.items()):
+                try:
+                    held = store.balance(p.id)
+                except (StoreError, sqlite3.Error) as e:
+                    self.host.store_error("read a balance", e)
+                    raise RoomError("store_failed", f"{STORE_FAILED}: the game did not start.") from None
+                if held < room.stake and room.seats[s] is not None:
+                    short.append((s, p, held))
+            for s, _, held in short:
+                peer = self.seated.get(s)
+                self._free(s, trio.current_time())  # not playing: nothing to store
+                if peer is not None:
+                    self._detach(peer)
+                    peer.send("left", room=room.name,
+                              reason=f"You hold {held} coins, less than the stake of {room.stake}, so you lost your seat.")
+            if short:
+                self._send_room()
+                names = ", ".join(p.name for _, p, _ in short)
+                raise RoomError("insufficient_coins", f"{names} no longer held the stake of {room.stake}: seat(s) freed.")
+        specs = []
+        for s, x in enumerate(room.seats):
+            profile = self.profile_of.get(s)
+            if x is None:
+                specs.append(SeatSpec.bot(room.bot_level, name=f"Bot {s} ({room.bot_level})"))
+            elif profile is not None:
+                specs.append(SeatSpec.player(profile, token=x.token))
+            elif x.agent == "bot":
+                specs.append(SeatSpec.bot(None, name=x.name, token=x.token))
+            else:
+                specs.append(SeatSpec.guest(x.name, token=x.token))
+        settings = {
+            "clock": room.clock,
+            "bot_level": room.bot_level,
+            "bot_delay": room.bot_delay,
+            "password": room.password,
+            "auto_start": self.auto_start,
+            "start_after": self.start_after,
+            "rematch_after": self.rematch_after,
+            "room_seed": self.seed,
+            "games": room.games + 1,
+            "tally": room.next_tally(),
+        }
+        try:
+            match_id = store.begin_match(
+                game=room.game, table=room.table, seats=specs, seed=seed, options=room.options,
+                kind="coins" if room.stake else "practice", stake=room.stake, room=room.name,
+                now=time.time(), settings=settings,
+            )
+        except InsufficientCoins as e:
+            raise RoomError("insufficient_coins", str(e)) from None
+        except (StoreError, sqlite3.Error, ValueError) as e:
+            self.host.store_error(f"begin a match in room {room.name!r}", e)
+            raise RoomError("store_failed", f"{STORE_FAILED}: the game did not start.") from None
+        self.match_id, self.stored, self.base = match_id, 0, 0
+        self.kinds = [x.kind for x in specs]
+
+    def _record(self) -> bool:
+        """Store the referee's new actions (before anyone is sent the state
+        they made). Returns False when a store failure closed the room."""
+        ref = self.room.referee
+        if self.match_id is None or ref is None:
+            return True
+        new = ref.log[self.stored - self.base:]
+        if not new:
+            return True
+        try:
+            self.host.store.record_actions(self.match_id, self.stored, [entry[1:] for entry in new])
+        except (StoreError, sqlite3.Error, ValueError) as e:
+            return self._store_failed(f"record action {self.stored} of match {self.match_id}", e)
+        self.stored += len(new)
+        return True
+
+    def _store_failed(self, what: str, e: BaseException) -> bool:
+        """The store failed while a game runs: its match is abandoned (every stake
+        returned). A practice game goes on unrecorded (True); a coin game is
+        stopped and the room closed (False): it cannot go on without its record."""
+        self.host.store_error(what, e)
+        returned = self._abandon()
+        if not self.room.stake:
+            log.warning("room %s: the practice game goes on unrecorded", self.room.name)
+            return True
+        self._close(
+            "The host's store failed, so this coin game was stopped"
+            + (" and every stake returned" if returned else "; its pot is kept and the game resumes when the host restarts")
+            + " (logged); sorry."
+        )
+        return False
+
+    def _finish(self) -> None:
+        """The game ended: settle the stored match (the pot paid, the stats
+        written, one transaction) and tell each player of a coin game."""
+        mid, ref = self.match_id, self.room.referee
+        if mid is None or ref is None:
+            return
+        self.match_id = None
+        try:
+            settlement = self.host.store.finish_match(mid, ref.outcome, time.time())
+        except (StoreError, sqlite3.Error, ValueError) as e:
+            self.host.store_error(f"settle match {mid}", e)
+            log.error("room %s: match %d stays live in the store (its pot too); it is settled at the next start",
+                      self.room.name, mid)
+            return
+        if not self.room.stake:
+            return
+        winners = ref.outcome.get("winners") or []
+        for s, kind in enumerate(self.kinds):
+            peer, profile = self.seated.get(s), self.profile_of.get(s)
+            if kind == "player" and peer is not None and profile is not None:
+                reason = "win" if s in winners else ("loss" if winners else "draw")
+                self._tell_coins(peer, profile, settlement.paid(profile.id), reason, mid)
+
+    def _tell_coins(self, peer: Peer, profile: Profile, change: int, reason: str, match: int | None) -> None:
+        """A `coins` message (only to a peer that brought a profile: others may not know the type)."""
+        if peer.profile is None:
+            return
+        try:
+            balance = self.host.store.balance(profile.id)
+        except (StoreError, sqlite3.Error) as e:
+            self.host.store_error("read a balance", e)
+            return
+        peer.send("coins", profile=profile.name, balance=balance, change=change, reason=reason,
+                  room=self.room.name, match=match)
 
     def _act(self, peer: Peer, msg: dict[str, Any], now: float) -> None:
         room = self.room
@@ -654,9 +1087,11 @@ class RoomActor:
     # ------------------------------------------------------------ telling
 
     def _changed(self, first: Peer | None = None) -> None:
-        """After every applied action: every member gets the new state. The
-        peer who acted gets it first; the others' views follow from `run`
-        (`_flush_rest`) before anything else happens in the room."""
+        """After every applied action: the store records it, then every member
+        gets the new state. The peer who acted gets it first; the others' views
+        follow from `run` (`_flush_rest`) before anything else happens in the room."""
+        if not self._record():
+            return
         if first is not None and first.seat is not None:
             self._send_views(only=[first])
             self._rest = first
@@ -664,6 +1099,7 @@ class RoomActor:
             self._send_views()
         if self.room.game_ended():
             log.info("room %s: game %d over: %s", self.room.name, self.room.games, self.room.referee.outcome["winners"])
+            self._finish()
             if self.auto_start:
                 for s in list(range(self.room.n)):
                     x = self.room.seats[s]
@@ -674,6 +1110,14 @@ class RoomActor:
                 self._start_at = trio.current_time() + (
                     self.rematch_after if self.start_after is None else max(self.rematch_after, self.start_after)
                 )
+            elif self.awaited:
+                # a resumed table's seats whose peers never came back are freed
+                # (as if they had gone between games): nobody left, it closes
+                for s in sorted(self.awaited):
+                    if self.room.seats[s] is not None and s not in self.seated:
+                        self._free(s, trio.current_time())
+                self.awaited.clear()
+                self._maybe_close()
             self._send_room()
             self.host._notify()
 

@@ -1,8 +1,11 @@
 """`lanmatch host` and `lanmatch bot`: the processes around Host and BotNode.
 
 Both log to stderr. The host serves until Ctrl-C (or SIGTERM), then
-unregisters from mDNS before it exits. A bot node without an address browses
-mDNS for a live host first.
+unregisters from mDNS before it exits. It keeps its store (profiles, coins,
+stats, every match) in `--data DIR` (default `default_data_dir()`), resumes
+the matches left unfinished there when it starts (a crash, a kill, or Ctrl-C
+during a game), and runs without one under `--no-store`. A bot node without
+an address browses mDNS for a live host first.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import trio
 from lanmatch.net.client import BotNode, parse_address
 from lanmatch.net.discovery import Advertiser, Browser
 from lanmatch.net.host import Host
+from lanmatch.store import Store, StoreError, default_data_dir
 from lanmatch.table import RoomError
 
 log = logging.getLogger("lanmatch")
@@ -42,10 +46,48 @@ async def _until_signal(scope: trio.CancelScope) -> None:
             return
 
 
+def open_store(args: Any) -> Store | None:
+    """The host's store (`--data DIR`, default `default_data_dir()`), locked for
+    this process, checked (problems are logged); None under `--no-store`.
+
+    Raises:
+        StoreError: a store from a newer lanmatch, not a store, held by another host, unreadable.
+    """
+    if getattr(args, "no_store", False):
+        return None
+    data = getattr(args, "data", None) or default_data_dir()
+    store = Store.open_dir(data, lock=True)
+    log.info("store: %s", store.path)
+    try:
+        problems = store.check()
+    except Exception:
+        store.close()
+        raise
+    for problem in problems:
+        log.warning("store: %s", problem)
+    return store
+
+
 async def host_main(args: Any, *, task_status=trio.TASK_STATUS_IGNORED) -> int:
     """Run a host node until a signal (or cancellation). Returns the exit status."""
+    try:
+        store = open_store(args)
+    except StoreError as e:
+        print(f"lanmatch host: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:  # the data directory cannot be made
+        print(f"lanmatch host: cannot use the data directory {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    try:
+        return await _serve(args, store, task_status)
+    finally:
+        if store is not None:
+            store.close()
+
+
+async def _serve(args: Any, store: Store | None, task_status: Any) -> int:
     name = args.name or socket.gethostname()
-    host = Host(name, bot_delay=getattr(args, "bot_delay", 0.0) or 0.0)
+    host = Host(name, bot_delay=getattr(args, "bot_delay", 0.0) or 0.0, store=store)
     adv: Advertiser | None = None
     with trio.CancelScope() as scope:
         async with trio.open_nursery() as nursery:
@@ -59,7 +101,9 @@ async def host_main(args: Any, *, task_status=trio.TASK_STATUS_IGNORED) -> int:
                 return 1
             log.info("host %r listening on %s:%d", name, args.bind or "*", port)
             print(f"listening {args.bind or '0.0.0.0'}:{port}", flush=True)
-            if args.room:
+            if args.room and args.room in host.rooms:
+                log.info("--room %s: resumed from the store (its stored settings hold)", args.room)
+            elif args.room:
                 try:
                     host.create_room(
                         args.room,
@@ -70,6 +114,8 @@ async def host_main(args: Any, *, task_status=trio.TASK_STATUS_IGNORED) -> int:
                         bot_level=args.bots,
                         auto_start=True,
                         start_after=args.start_after,
+                        rematch_after=getattr(args, "rematch_after", None) or 2.0,
+                        stake=getattr(args, "stake", 0) or 0,
                     )
                 except RoomError as e:
                     print(f"lanmatch host: --room: {e.reason}", file=sys.stderr)
@@ -119,10 +165,6 @@ async def bot_main(args: Any) -> int:
 
 def run_host(args: Any) -> int:
     _logging(getattr(args, "verbose", False))
-    if args.data:
-        import os
-
-        os.makedirs(args.data, exist_ok=True)  # the store comes later; the folder is made now
     return trio.run(host_main, args)
 
 
@@ -134,4 +176,4 @@ def run_bot(args: Any) -> int:
         return 130
 
 
-__all__ = ["bot_main", "host_main", "run_bot", "run_host"]
+__all__ = ["bot_main", "host_main", "open_store", "run_bot", "run_host"]

@@ -34,6 +34,9 @@ MODES = ("single", "match", "daily")
 CLOCKS = (15, 20, 30, 45, 60, 90, 600)
 """Move clocks a peer may pick for a room (SPEC section 8), in seconds."""
 AGENTS = ("person", "bot")
+MAX_STAKE = 1_000_000
+COIN_REASONS = ("stake", "win", "loss", "draw", "fee", "refund")
+"""Why a `coins` message was sent (docs/protocol.md, section 5)."""
 ACTION_TYPES = ("play", "draw", "keep", "pass", "accept", "challenge", "call", "catch", "color")
 """What a peer may act. `expire` is the host's alone and is refused."""
 
@@ -188,6 +191,18 @@ def _fields(spec: dict[str, Field], v: Any, strict: bool, where: str) -> None:
             raise _Bad(f"{where} has unknown field(s) {', '.join(repr(k)[:24] for k in extra[:4])}")
 
 
+def profile() -> Check:
+    """A profile as a peer brings it: `{name, key}` (the player's profile file)."""
+
+    spec = {"name": req(s(1, 32)), "key": req(s(16, 256))}
+
+    def check(v: Any) -> Any:
+        _fields(spec, v, True, "the profile")
+        return v
+
+    return check
+
+
 def action() -> Check:
     def check(v: Any) -> Any:
         _fields(ACTION_FIELDS, v, True, "the action")
@@ -210,6 +225,7 @@ PEER: dict[str, dict[str, Field]] = {
         "agent": opt(s(1, 8, AGENTS)),
         "token": opt(TOKEN),
         "client": opt(s(0, 64)),
+        "profile": opt(nil(profile())),
     },
     "ping": {},
     "list": {},
@@ -224,6 +240,7 @@ PEER: dict[str, dict[str, Field]] = {
         "password": opt(s(0, 64)),
         "bots": opt(s(1, 8, LEVELS)),
         "sit": opt(b()),
+        "stake": opt(i(0, MAX_STAKE)),
     },
     "join": {"room": req(ROOM), "seat": opt(nil(SEAT)), "password": opt(s(0, 64))},
     "watch": {"room": req(ROOM), "password": opt(s(0, 64))},
@@ -241,7 +258,14 @@ SEQ = i(1, MAX_INT)
 TIMER = mapping(8)
 
 HOST: dict[str, dict[str, Field]] = {
-    "welcome": {"seq": req(SEQ), "protocol": req(i()), "host": req(s(0, 64)), "server": req(s(0, 64))},
+    "welcome": {
+        "seq": req(SEQ),
+        "protocol": req(i()),
+        "host": req(s(0, 64)),
+        "server": req(s(0, 64)),
+        "profile": opt(nil(mapping(8))),
+        "coins": opt(b()),
+    },
     "error": {
         "seq": req(SEQ),
         "code": req(s(1, 32)),
@@ -274,6 +298,15 @@ HOST: dict[str, dict[str, Field]] = {
         "room": req(nil(mapping(32))),
         "seat": req(nil(SEAT)),
         "view": req(nil(mapping(16))),
+    },
+    "coins": {
+        "seq": req(SEQ),
+        "profile": req(s(1, 32)),
+        "balance": req(i()),
+        "change": req(i(-MAX_INT, MAX_INT)),
+        "reason": req(s(1, 16, COIN_REASONS)),
+        "room": req(nil(ROOM)),
+        "match": req(nil(i())),
     },
     "ping": {"seq": req(SEQ)},
 }

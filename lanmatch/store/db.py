@@ -48,6 +48,7 @@ from lanmatch.store.errors import (
     SchemaTooNew,
     StoreBusy,
     StoreError,
+    UnknownMatch,
     UnknownProfile,
     WrongKey,
 )
@@ -709,7 +710,13 @@ class Store:
         were new (see `record_action`; the Referee's `log[i][1:]` fits)."""
         items = [tuple(a) for a in actions]
         with self._write(money=False) as c:
-            record = self._live(match_id)
+            # (the host calls this after every action: read only what it needs)
+            row = c.execute("SELECT status, players FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None:
+                raise UnknownMatch(f"There is no match {match_id} in this store.")
+            if row[0] != "live":
+                raise MatchClosed(f"Match {match_id} is {row[0]}.")
+            players = row[1]
             count = c.execute(
                 "SELECT COALESCE(max(idx), -1) + 1 FROM match_actions WHERE match_id = ?", (match_id,)
             ).fetchone()[0]
@@ -721,8 +728,8 @@ class Store:
             for i, item in enumerate(items):
                 seat, action = item[0], item[1]
                 by = str(item[2]) if len(item) > 2 else "seat"
-                if type(seat) is not int or not 0 <= seat < record.players:
-                    raise ValueError(f"match {match_id} has seats 0-{record.players - 1}, not {seat!r}")
+                if type(seat) is not int or not 0 <= seat < players:
+                    raise ValueError(f"match {match_id} has seats 0-{players - 1}, not {seat!r}")
                 if not isinstance(action, dict):
                     raise ValueError(f"an action is a dict, not {action!r}")
                 text = dumps(action)

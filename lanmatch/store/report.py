@@ -89,7 +89,7 @@ def stats_text(store: Store, profile: str | None = None) -> str:
         f"{store.coins_issued()} play coins issued · the house holds {store.house_balance()}"
     )
     if not summaries:
-        return head + "\nNo profiles yet: a profile is made when a player first joins a coin room."
+        return head + "\nNo profiles yet: a profile is made when a player first connects to this host with one."
     rows = [
         [s.profile.name, s.balance, *_tally_cells(s.total), s.daily_best]
         for s in summaries

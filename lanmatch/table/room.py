@@ -24,6 +24,7 @@ from lanmatch.rules import new_game
 from lanmatch.table.referee import Referee
 
 GUEST_MAX_SEATS = 4
+MAX_STAKE = 1_000_000
 DEFAULT_CLOCK = {"toll": 90, "dominoes": 90}
 
 
@@ -70,12 +71,14 @@ class Room:
         bot_level: str = "medium",
         bot_delay: float = 0.0,
         owner: Any = None,
+        stake: int = 0,
     ):
-        """Check the settings by dealing a trial game.
+        """Check the settings by dealing a trial game. `stake` > 0 makes a coin
+        room (every seat posts it at each start; the host's store keeps the coins).
 
         Raises:
             RoomError: `bad_room` with the engine's sentence (unknown table,
-                seat count, option or mode).
+                seat count, option or mode), or a bad stake.
         """
         if game == "colormatch":
             table = table or "classic"
@@ -88,6 +91,8 @@ class Room:
             opts["mode"] = mode
         if bot_level not in ("easy", "medium", "hard"):
             raise RoomError("bad_room", f"Unknown bot level {bot_level!r}.")
+        if type(stake) is not int or not 0 <= stake <= MAX_STAKE:
+            raise RoomError("bad_room", f"A stake is a whole number of coins from 0 to {MAX_STAKE}, not {stake!r}.")
         try:
             new_game(game, table=table, players=seats, seed=0, options=opts)
         except ValueError as e:
@@ -103,6 +108,7 @@ class Room:
         self.bot_level = bot_level
         self.bot_delay = bot_delay
         self.owner = owner  # whoever may start, rematch and kick (the host's business)
+        self.stake = stake  # 0: a practice room
         self.seats: list[Seat | None] = [None] * seats
         self.state = "open"
         self.referee: Referee | None = None
@@ -180,8 +186,7 @@ class Room:
         """
         if self.state == "playing":
             raise RoomError("wrong_state", f"Room {self.name!r} is already playing.")
-        if self.state == "over" and self.referee is not None:
-            self._count(self.referee.outcome)
+        self.tally = self.next_tally()
         bots = {s: self.bot_level for s, x in enumerate(self.seats) if x is None}
         agents = {s: x.agent for s, x in enumerate(self.seats) if x is not None}
         self.referee = Referee(
@@ -217,14 +222,35 @@ class Room:
             return True
         return False
 
-    def _count(self, outcome: dict[str, Any] | None) -> None:
-        if not outcome:
-            return
-        winners = outcome["winners"]
-        for s in winners:
-            self.tally["wins"][s] += 1 / len(winners)
-        for s, p in enumerate(outcome["points"]):
-            self.tally["points"][s] += p
+    def next_tally(self) -> dict[str, list[Any]]:
+        """The running score as the next `start` will set it: the last game
+        counted once it is over (a copy; nothing changes)."""
+        tally = {"wins": list(self.tally["wins"]), "points": list(self.tally["points"])}
+        outcome = self.referee.outcome if self.state == "over" and self.referee is not None else None
+        if outcome:
+            winners = outcome["winners"]
+            for s in winners:
+                tally["wins"][s] += 1 / len(winners)
+            for s, p in enumerate(outcome["points"]):
+                tally["points"][s] += p
+        return tally
+
+    def resume(self, referee: Referee, *, games: int = 1, tally: dict[str, list[Any]] | None = None) -> None:
+        """Take over a game already under way (a host restarted after a crash
+        rebuilds `referee` from the stored deal and actions): the room is
+        `playing` it as its game number `games`, with the running score `tally`.
+
+        Raises:
+            RoomError: `wrong_state` unless the room is open and fresh, or the
+                referee seats another number of players.
+        """
+        if self.state != "open" or self.referee is not None or referee.n != self.n:
+            raise RoomError("wrong_state", f"Room {self.name!r} cannot take over that game.")
+        self.referee = referee
+        self.state = "playing"
+        self.games = max(1, int(games))
+        if tally and len(tally.get("wins", ())) == self.n and len(tally.get("points", ())) == self.n:
+            self.tally = {"wins": list(tally["wins"]), "points": list(tally["points"])}
 
     # ------------------------------------------------------------ telling
 
@@ -241,6 +267,8 @@ class Room:
             "mode": self.mode,
             "password": bool(self.password),
             "bots": self.bot_level,
+            "kind": "coins" if self.stake else "practice",
+            "stake": self.stake,
         }
 
     def public(self, spectators: int = 0) -> dict[str, Any]:
@@ -264,6 +292,7 @@ class Room:
             options={k: v for k, v in self.options.items() if k != "mode"},
             spectators=spectators,
             games=self.games,
+            pot=self.stake * self.n if self.stake and self.state == "playing" else 0,
             tally={"wins": list(self.tally["wins"]), "points": list(self.tally["points"])},
         )
         return info
