@@ -31,17 +31,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"lanmatch {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
+    log_file = _log_path()
     play = sub.add_parser(
         "play",
         help="quick play: a table against bots in one command",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=(
-            "Quick play: sit down at a table against bots in one command, no network\n"
-            "needed. You take seat 0 and bots fill the other seats. On your turn the\n"
-            "table is shown in words (every color with its shape) with your numbered\n"
-            "moves: type a number and Enter (or Down/Up to list them), d to draw (or\n"
-            "pass, or keep a drawn card), ? for help, q to leave.\n"
-            "Default: a 3-seat Classic table, you + 2 Medium bots."
+            "Quick play: sit down at a table against bots in one command. A host runs\n"
+            "inside this process on a free loopback port (--lan: on every interface,\n"
+            "advertised so friends can join from `lanmatch join`); you take seat 0 and\n"
+            "bots fill the other seats. The full-screen console shows your hand as\n"
+            "cards (color words with their shapes); Left/Right or a number choose a\n"
+            "card, Enter plays it, d draws, Tab lists every move, ? shows all keys, q\n"
+            "leaves. Default: a 3-seat Classic table, you + 2 Medium bots, 30 s a move.\n"
+            "Without a terminal (or with --lines) it plays line by line, with no clock."
         ),
         epilog=(
             "examples:\n"
@@ -49,7 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
             "  lanmatch play --table cards           Color Cards\n"
             "  lanmatch play --game dominoes         Dominoes to 100\n"
             "  lanmatch play --seats 5 --bots hard   a bigger, harder table\n"
-            "  lanmatch play --seed 7 --fast         a given deal, bots without pauses"
+            "  lanmatch play --lan                   friends may join from their machines\n"
+            "  lanmatch play --seed 7 --fast         a given deal, bots without pauses\n"
+            f"\nErrors never show as a traceback: they are written to {log_file}"
         ),
     )
     play.add_argument("--game", choices=GAMES, default="colormatch", help="colormatch (default) or dominoes")
@@ -67,20 +72,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="seats, you included: 2-6, Dominoes 2-4 (default 3)",
     )
     play.add_argument("--bots", choices=LEVELS, default="medium", help="level of the bots (default medium)")
-    play.add_argument("--seed", type=int, default=None, metavar="N", help="deal from this seed: same seed, same deal (default random)")
-    play.add_argument("--fast", action="store_true", help="no pause between the bots' moves")
     play.add_argument(
         "--clock",
         type=int,
         default=None,
         metavar="SECONDS",
-        help="seconds per move (needs the host node, not built yet: ignored for now)",
+        help="seconds per move: 15, 20, 30, 45, 60, 90 or 600 (default 30; 90 at toll and Dominoes)",
     )
-    play.add_argument(
-        "--lan",
-        action="store_true",
-        help="open the room to the network (needs the host node, not built yet: ignored for now)",
-    )
+    play.add_argument("--lan", action="store_true", help="serve on every interface and advertise the room over mDNS")
+    play.add_argument("--bind", default=None, metavar="ADDR", help="with --lan: serve and advertise on this address only")
+    play.add_argument("--name", default=None, help="your name at the table (default: your login name)")
+    play.add_argument("--seed", type=int, default=None, metavar="N", help="deal from this seed: same seed, same deal (default random)")
+    play.add_argument("--fast", action="store_true", help="no pause before the bots' moves")
+    play.add_argument("--lines", action="store_true", help="the line-by-line console (engine in-process, no clock, no network)")
 
     host = sub.add_parser(
         "host",
@@ -89,12 +93,19 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Run a host node: serves rooms over TCP and advertises itself over mDNS\n"
             "until Ctrl-C, then unregisters. Logs go to stderr; the first line on\n"
-            "stdout is 'listening ADDR:PORT'."
+            "stdout is 'listening ADDR:PORT'.\n"
+            "\n"
+            "The host keeps profiles, play coins, stats and every match in an sqlite\n"
+            "store in its data directory, and resumes the games left unfinished\n"
+            "there when it starts again (after a crash, a kill or Ctrl-C): restart it\n"
+            "with the same --data and --port and peers reconnect to their seats.\n"
+            "`lanmatch stats` and `lanmatch history` read the same store."
         ),
         epilog=(
             "examples:\n"
             '  lanmatch host --name "Kitchen"\n'
-            "  lanmatch host --bind 127.0.0.1 --port 7070 --room R --table siege --seats 4 --start-after 30"
+            "  lanmatch host --bind 127.0.0.1 --port 7070 --room R --table siege --seats 4 --start-after 30\n"
+            "  lanmatch host --data ~/lanmatch-data --port 7070 --room Coins --stake 50 --start-after 10"
         ),
     )
     host.add_argument("--name", default=None, help="the name peers see (default: this machine's name)")
@@ -102,7 +113,15 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument(
         "--bind", default=None, metavar="ADDR", help="serve and advertise on this address only (default: every interface)"
     )
-    host.add_argument("--data", default=None, metavar="DIR", help="data directory (the store is not built yet)")
+    host.add_argument(
+        "--data", default=None, metavar="DIR",
+        help="the store's directory: profiles, coins, stats, every match "
+             "(default: $XDG_DATA_HOME/lanmatch, else ~/.local/share/lanmatch)",
+    )
+    host.add_argument(
+        "--no-store", action="store_true",
+        help="keep nothing: no profiles, no coin rooms, no resuming after a restart",
+    )
     host.add_argument("--no-mdns", action="store_true", help="do not advertise (HOST:PORT only)")
     host.add_argument("--room", default=None, metavar="NAME", help="pre-create a room for headless matches")
     host.add_argument("--game", choices=GAMES, default="colormatch", help="the --room's game (default colormatch)")
@@ -114,11 +133,38 @@ def build_parser() -> argparse.ArgumentParser:
         "--start-after", type=_seconds, default=None, metavar="S",
         help="start the --room after S seconds with bots in the empty seats (default: when full)",
     )
+    host.add_argument(
+        "--rematch-after", type=_seconds, default=None, metavar="S",
+        help="the --room's pause between games (default 2 s)",
+    )
+    host.add_argument(
+        "--stake", type=int, default=0, metavar="COINS",
+        help="make the --room a coin room: every seat posts COINS, the winner takes the pot (default: practice)",
+    )
     host.add_argument("--bot-delay", type=float, default=0.0, metavar="S", help="pause before each room bot's move")
     host.add_argument("--verbose", action="store_true", help="debug logging")
 
-    join = sub.add_parser("join", help="the lobby: find hosts and rooms, take a seat")
-    join.add_argument("address", nargs="?", metavar="HOST:PORT")
+    join = sub.add_parser(
+        "join",
+        help="the lobby: find hosts and rooms, take a seat",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=(
+            "The lobby, full screen. Without an address it lists the lanmatch hosts\n"
+            "found on your network (mDNS) as they appear: their rooms, games, free\n"
+            "seats and passwords; Tab types an address instead. At a host, pick a room\n"
+            "and a seat, or create a room (game, table, options, seats, clock, mode,\n"
+            "bots, password). The room's creator starts the game and deals rematches."
+        ),
+        epilog=(
+            "examples:\n"
+            "  lanmatch join                         browse the network\n"
+            "  lanmatch join 192.168.1.20:7070       go straight to a host\n"
+            f"\nErrors never show as a traceback: they are written to {log_file}"
+        ),
+    )
+    join.add_argument("--name", default=None, help="your name at the table (default: your login name)")
+    join.add_argument("--bind", default=None, metavar="ADDR", help="browse mDNS on this address only")
+    join.add_argument("address", nargs="?", metavar="HOST:PORT", help="the host (default: browse mDNS)")
 
     bot = sub.add_parser(
         "bot",
@@ -182,13 +228,61 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--json", action="store_true", help="print one JSON object instead of the table (no progress bar)")
 
-    sub.add_parser("stats", help="wins, losses and coins held by the host's store")
-    sub.add_parser("history", help="past matches and their replays")
+    _add_store_commands(sub)
     return p
+
+
+def _add_store_commands(sub) -> None:
+    """`lanmatch stats` and `lanmatch history`: what a host's store holds
+    (the text is made in lanmatch/store/report.py)."""
+    data_help = "the host's data directory (default: $XDG_DATA_HOME/lanmatch, else ~/.local/share/lanmatch)"
+    stats = sub.add_parser(
+        "stats",
+        help="wins, losses and coins held by the host's store",
+        description=(
+            "Wins, losses and play coins held by a host's store: every profile in one\n"
+            "table, or one profile in detail (by table, by the bots' level, by the number\n"
+            "of opponents, daily bests). A first-to-N match counts once, at its end."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    stats.add_argument("--data", default=None, metavar="DIR", help=data_help)
+    stats.add_argument("--profile", default=None, metavar="NAME", help="one profile in detail")
+    history = sub.add_parser(
+        "history",
+        help="past matches and their replays",
+        description=(
+            "The matches a host's store holds, newest first; --replay ID steps through\n"
+            "one of them showing every seat's view (Enter: next step, q: quit; when\n"
+            "stdin is not a terminal every step is printed)."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  lanmatch history --limit 50\n  lanmatch history --replay 12 --seat 0",
+    )
+    history.add_argument("--data", default=None, metavar="DIR", help=data_help)
+    history.add_argument("--limit", type=int, default=20, metavar="N", help="how many matches to list (default 20)")
+    history.add_argument("--profile", default=None, metavar="NAME", help="only the matches of this profile")
+    history.add_argument("--replay", type=int, default=None, metavar="ID", help="step through match ID")
+    history.add_argument("--seat", type=int, default=None, metavar="N", help="with --replay: show only seat N's view")
+
+
+def _log_path() -> str:
+    from lanmatch.console.logfile import log_path
+
+    return str(log_path())
+
+
+def _tty() -> bool:
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`lanmatch play`: check the flags, then hand over to the console."""
+    from lanmatch.protocol import CLOCKS
+
     if args.game == "dominoes":
         if args.table is not None:
             parser.exit(2, "lanmatch play: --table is for Color Match; Dominoes has one table (see --help)\n")
@@ -199,17 +293,44 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if not low <= args.seats <= high:
         game = "Dominoes" if args.game == "dominoes" else "Color Match"
         parser.exit(2, f"lanmatch play: {game} seats {low} to {high} players, not {args.seats} (see --help)\n")
-    if args.clock is not None and args.clock <= 0:
-        parser.exit(2, f"lanmatch play: --clock takes a positive number of seconds, not {args.clock} (see --help)\n")
-    for flag, given in (("--clock", args.clock is not None), ("--lan", args.lan)):
-        if given:
-            print(
-                f"lanmatch play: {flag} needs the host node, which is not built yet; playing without it.",
-                file=sys.stderr,
-            )
-    from lanmatch.console.quick import main_play
+    if args.clock is not None and args.clock not in CLOCKS:
+        clocks = ", ".join(map(str, CLOCKS[:-1])) + f" or {CLOCKS[-1]}"
+        parser.exit(2, f"lanmatch play: --clock is {clocks} seconds, not {args.clock} (see --help)\n")
+    if args.bind and not args.lan:
+        parser.exit(2, "lanmatch play: --bind goes with --lan (see --help)\n")
+    if args.name is not None and not 1 <= len(args.name.strip()) <= 32:
+        parser.exit(2, "lanmatch play: --name takes 1 to 32 characters (see --help)\n")
+    if args.lines or not _tty():
+        for flag, given in (("--clock", args.clock is not None), ("--lan", args.lan)):
+            if given:
+                print(
+                    f"lanmatch play: {flag} needs the full-screen console (a terminal); the line mode plays without it.",
+                    file=sys.stderr,
+                )
+        from lanmatch.console.quick import main_play
 
-    return main_play(args)
+        return main_play(args)
+    from lanmatch.console.app import main_play as main_console
+
+    return main_console(args)
+
+
+def _join(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """`lanmatch join`: check the address, then open the lobby."""
+    if args.address:
+        from lanmatch.net.client import parse_address
+
+        try:
+            parse_address(args.address)
+        except ValueError as e:
+            parser.exit(2, f"lanmatch join: {e} (see --help)\n")
+    if args.name is not None and not 1 <= len(args.name.strip()) <= 32:
+        parser.exit(2, "lanmatch join: --name takes 1 to 32 characters (see --help)\n")
+    if not _tty():
+        parser.exit(2, "lanmatch join: the lobby needs a terminal (stdin and stdout); see --help\n")
+    from lanmatch.console.app import main_join
+
+    return main_join(args)
 
 
 def _sim(args: argparse.Namespace) -> int:
@@ -284,8 +405,15 @@ def _seconds(text: str) -> float:
 
 def _host(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`lanmatch host`: check the flags, then run the host node."""
-    if args.room is None and (args.table or args.start_after):
-        parser.exit(2, "lanmatch host: --table and --start-after shape a --room; give --room NAME too (see --help)\n")
+    if args.room is None and (args.table or args.start_after or args.stake or args.rematch_after):
+        parser.exit(2, "lanmatch host: --table, --start-after, --rematch-after and --stake shape a --room; "
+                       "give --room NAME too (see --help)\n")
+    if not 0 <= args.stake <= 1_000_000:
+        parser.exit(2, f"lanmatch host: --stake is 0 to 1000000 coins, not {args.stake} (see --help)\n")
+    if args.stake and args.no_store:
+        parser.exit(2, "lanmatch host: a --stake needs the store; drop --no-store (see --help)\n")
+    if args.data and args.no_store:
+        parser.exit(2, "lanmatch host: --data and --no-store contradict each other (see --help)\n")
     low, high = (2, 4) if args.game == "dominoes" else (2, 6)
     if not low <= args.seats <= high:
         parser.exit(2, f"lanmatch host: --seats must be {low} to {high}, not {args.seats} (see --help)\n")
@@ -308,10 +436,16 @@ def main(argv: list[str] | None = None) -> int:
         return _sim(args)
     if args.command == "host":
         return _host(parser, args)
+    if args.command == "join":
+        return _join(parser, args)
     if args.command == "bot":
         from lanmatch.net.nodes import run_bot
 
         return run_bot(args)
+    if args.command in ("stats", "history"):
+        from lanmatch.store.report import main_report
+
+        return main_report(args)
     print(
         f"lanmatch {args.command}: not built yet in this version "
         "(see README.md for what works today).",

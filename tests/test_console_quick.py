@@ -10,73 +10,22 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
-import subprocess
 import sys
-import time
-import uuid
-from collections import Counter
 
 import pytest
+from _console import NEED_TMUX, Tmux, line_starting, rigged, to_seat0
 
 from lanmatch import cli
 from lanmatch.console import quick
 from lanmatch.console.quick import BadInput, QuickGame, parse_choice, run_quick
 from lanmatch.console.render import render_table
 from lanmatch.rules import new_game
-from lanmatch.rules.cards import (
-    PALETTES,
-    classic_deck,
-    day_faces,
-    describe,
-    night_faces,
-    siege_deck,
-    standard_deck,
-)
+from lanmatch.rules.cards import PALETTES, describe
 
 TABLES = ("classic", "standard", "toll", "daynight", "siege", "cards")
 NAMES = ["You", "Bot 1 (medium)", "Bot 2 (medium)", "Bot 3 (medium)", "Bot 4 (medium)", "Bot 5 (medium)"]
 # a card code standing alone in the text (the console writes cards in words only)
 RAW_CODE = re.compile(r"(?<![\w+])(?:[RYGBPTOV](?:[0-9]|S|R|\+[1245]|B|H|T|A)|W\+4|WC|WH)(?![\w+])")
-
-
-# ------------------------------------------------------------------ rigging
-
-
-def _rest(full: list[str], used: list[str]) -> list[str]:
-    left = Counter(full) - Counter(used)
-    out = []
-    for c in full:
-        if left[c]:
-            left[c] -= 1
-            out.append(c)
-    return out
-
-
-def rigged(table: str, hands: list[list[str]], starter: str, *, first: int, pile: tuple = ()):
-    """A game at `table` dealing `hands` (7 cards each), `starter`, then `pile`."""
-    head = [c for h in hands for c in h] + [starter, *pile]
-    if table == "daynight":
-        pairs = [c.split("/") for c in head]
-        days = _rest(day_faces(), [p[0] for p in pairs])
-        nights = _rest(night_faces(), [p[1] for p in pairs])
-        deck = head + [f"{d}/{n}" for d, n in zip(days, nights, strict=True)]
-    else:
-        full = {"classic": classic_deck, "siege": siege_deck}.get(table, standard_deck)()
-        deck = head + _rest(full, head)
-    return new_game("colormatch", table=table, players=len(hands), seed=1, deck=deck, first_seat=first)
-
-
-def to_seat0(g, limit: int = 400) -> None:
-    """Play the first legal action of whoever acts until seat 0 has the turn."""
-    for _ in range(limit):
-        if g.outcome is not None:
-            return
-        v = g.view(0)
-        if v["turn"] == 0:
-            return
-        seat = v["turn"]
-        g.act(seat, g.legal_actions(seat)[0])
 
 
 def render0(g, table: str | None) -> tuple[str, dict, list]:
@@ -440,7 +389,7 @@ def test_headless_help_bad_input_and_quit():
     assert text.rstrip().endswith("You left the table. Bye!")
 
 
-def test_headless_ctrl_d_leaves_in_one_line():
+def test_headless_ctrl_d_leaves_in_oneline_starting():
     rc, text = _headless(("colormatch", "classic", 3, "medium", 3), "\x04")
     assert rc == 0
     assert text.rstrip().endswith("You left the table (Ctrl-D, or the input ended). Bye!")
@@ -459,7 +408,7 @@ def test_no_color_turns_ansi_colors_off(monkeypatch):
     assert quick._want_color(Tty()) is False
 
 
-def test_unexpected_error_is_logged_and_told_in_one_line(tmp_path, monkeypatch):
+def test_unexpected_error_is_logged_and_told_in_oneline_starting(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
 
     def boom(self):
@@ -477,7 +426,7 @@ def test_unexpected_error_is_logged_and_told_in_one_line(tmp_path, monkeypatch):
 # ------------------------------------------------------------------ the command line
 
 
-def test_play_flags_are_checked_in_one_line(capsys):
+def test_play_flags_are_checked_in_oneline_starting(capsys):
     for argv, says in (
         (["play", "--seats", "7"], "Color Match seats 2 to 6 players, not 7"),
         (["play", "--game", "dominoes", "--seats", "5"], "Dominoes seats 2 to 4 players, not 5"),
@@ -499,12 +448,14 @@ def test_play_help_describes_the_flags(capsys):
         assert words in text
 
 
-def test_play_clock_and_lan_say_one_line_and_go_on(monkeypatch, capsys):
+def test_line_mode_says_clock_and_lan_need_the_full_console_in_one_line_each(monkeypatch, capsys):
+    """Without a terminal (as here, under pytest) `lanmatch play` is the line mode:
+    --clock and --lan each get one line on stderr, and the game goes on."""
     seen = {}
     monkeypatch.setattr(quick, "main_play", lambda args: seen.setdefault("args", args) and 0)
     assert cli.main(["play", "--clock", "30", "--lan", "--seed", "5"]) == 0
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 2 and all("needs the host node" in line for line in err)
+    assert len(err) == 2 and all("needs the full-screen console" in line for line in err)
     args = seen["args"]
     assert (args.game, args.table, args.seats, args.bots, args.seed) == ("colormatch", "classic", 3, "medium", 5)
 
@@ -512,53 +463,20 @@ def test_play_clock_and_lan_say_one_line_and_go_on(monkeypatch, capsys):
 # ------------------------------------------------------------------ a real terminal
 
 
-def _pane(sock: str, name: str) -> str:
-    r = subprocess.run(
-        ["tmux", "-L", sock, "capture-pane", "-p", "-t", name], capture_output=True, text=True, timeout=5
-    )
-    return r.stdout
-
-
-def _wait_for(sock: str, name: str, pred, timeout: float = 10.0) -> str:
-    deadline = time.monotonic() + timeout
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = _pane(sock, name)
-        if pred(screen):
-            return screen
-        time.sleep(0.1)
-    raise AssertionError(f"the screen never got there; it shows:\n{screen}")
-
-
-def _line(screen: str, start: str) -> str:
-    return next((ln for ln in screen.splitlines() if ln.startswith(start)), "")
-
-
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="TMUX IS NOT INSTALLED: the real-terminal test of `lanmatch play` did not run (.ci/run installs it)")
-def test_real_terminal_in_tmux_shows_the_hand_and_top_card_and_they_change(tmp_path):
-    sock = f"lanmatch-test-{uuid.uuid4().hex[:8]}"
-    name = "play"
+@NEED_TMUX
+def test_line_mode_in_a_real_terminal_shows_the_hand_and_top_card_and_they_change(tmp_path):
+    """`lanmatch play --lines`: the line console (engine in-process) in tmux."""
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path), "TERM": "xterm-256color", "LANG": "C.UTF-8"}
-    cmd = f"{sys.executable} -m lanmatch play --fast --seed 3"
-    tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
-    try:
-        subprocess.run(
-            [*tmux, "new-session", "-d", "-x", "100", "-y", "30", "-s", name, cmd], env=env, check=True, timeout=10
-        )
-        subprocess.run([*tmux, "set-option", "-t", name, "remain-on-exit", "on"], check=True, timeout=5)
-        before = _wait_for(sock, name, lambda s: "Your move [" in s)
-        hand, top = _line(before, "Your hand ("), _line(before, "Top card: ")
+    with Tmux(f"{sys.executable} -m lanmatch play --lines --fast --seed 3", env, width=100, height=30) as t:
+        before = t.wait_for(lambda s: "Your move [" in s)
+        hand, top = line_starting(before, "Your hand ("), line_starting(before, "Top card: ")
         assert hand and "Your hand (7 cards): " in hand
         assert top and re.search(r"Top card: (red|yellow|green|blue) [●◆▲■] ", top), top
         assert "1  play " in before
-        subprocess.run([*tmux, "send-keys", "-t", name, "1", "Enter"], check=True, timeout=5)
-        after = _wait_for(
-            sock, name, lambda s: "Your move [" in s and _line(s, "Your hand (") not in ("", hand)
-        )
-        assert _line(after, "Your hand (") != hand
-        assert _line(after, "Top card: ") and _line(after, "Top card: ") != top
+        t.keys("1", "Enter")
+        after = t.wait_for(lambda s: "Your move [" in s and line_starting(s, "Your hand (") not in ("", hand))
+        assert line_starting(after, "Your hand (") != hand
+        assert line_starting(after, "Top card: ") and line_starting(after, "Top card: ") != top
         assert "You played" in after
-        subprocess.run([*tmux, "send-keys", "-t", name, "q", "Enter"], check=True, timeout=5)
-        _wait_for(sock, name, lambda s: "You left the table. Bye!" in s)
-    finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=10)
+        t.keys("q", "Enter")
+        t.wait_for_exit_line("You left the table. Bye!")

@@ -1,10 +1,12 @@
 """The console: what a person sees and types.
 
-Today it holds quick play (`lanmatch play`): one person against bots, the
-engine played in-process, one prompt per decision (`quick.py`). Turning a
-view into text is kept apart, in pure functions (`render.py`), so it can be
-tested without a terminal; only `quick.py` touches prompt_toolkit and the
-screen. The full-screen console with a host node comes later.
+The full-screen console (`lanmatch play`, `lanmatch join`) is three pure
+layers and one impure one: `render.py` turns views into words, `model.py`
+holds the screen's state and what each key does, `screen.py` draws the
+screen as text fragments; `app.py` runs the prompt_toolkit Application with
+trio as its guest (the client, and for quick play the host itself).
+`quick.py` is the line mode, for when there is no terminal. See
+docs/console.md.
 """
 
 from __future__ import annotations

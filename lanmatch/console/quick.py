@@ -1,4 +1,6 @@
-"""Quick play: `lanmatch play`, one person against bots, the engine in-process.
+"""The line mode of `lanmatch play` (`--lines`, or no terminal): one person
+against bots, the engine in-process, no clock, no network. (In a terminal
+`lanmatch play` opens the full-screen console, `app.py`, at a host.)
 
 How this works. No host node and no network: the console holds the game
 (`lanmatch.rules.new_game`) itself, the person sits in seat 0 and bots
@@ -38,7 +40,6 @@ exceptions to a log file (`$XDG_CACHE_HOME/lanmatch/console.log`, default
 from __future__ import annotations
 
 import contextlib
-import datetime
 import os
 import random
 import shutil
@@ -46,10 +47,10 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TextIO
 
 from lanmatch.bots import make_bot
+from lanmatch.console.logfile import log_path, write_log
 from lanmatch.console.render import (
     Words,
     action_label,
@@ -500,26 +501,6 @@ class QuickGame:
 # ---------------------------------------------------------------- running
 
 
-def log_path() -> Path:
-    """Where unexpected errors are written: `$XDG_CACHE_HOME/lanmatch/console.log`."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "lanmatch" / "console.log"
-
-
-def write_log(text: str) -> Path:
-    """Append `text` (with a timestamp) to the console log; return its path.
-
-    Raises:
-        OSError: the log cannot be written.
-    """
-    path = log_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.datetime.now().isoformat(timespec="seconds")
-    with path.open("a", encoding="utf-8") as f:
-        f.write(f"--- {stamp}\n{text.rstrip()}\n")
-    return path
-
-
 def _note(text: str) -> None:
     """Log something odd that did not stop the game (a bot's illegal choice)."""
     with contextlib.suppress(OSError):
@@ -626,4 +607,4 @@ def main_play(args: Any) -> int:
     )
 
 
-__all__ = ["QuickGame", "parse_choice", "render_table", "run_quick"]
+__all__ = ["QuickGame", "log_path", "parse_choice", "render_table", "run_quick", "write_log"]

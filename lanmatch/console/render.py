@@ -341,7 +341,7 @@ def _domino_event_line(e: dict[str, Any], w: Words, opens: bool = False) -> str 
         counts = e.get("counts") or [0]
         return (
             f"Round {e.get('round')} dealt: {plural(counts[0], 'tile')} each, "
-            f"{e.get('boneyard')} in the boneyard; {w.name(e.get('lead'))} leads"
+            f"{e.get('boneyard')} in the boneyard; {w.verb(e.get('lead'), 'lead', 'leads')}"
         )
     if t == "play":
         ends = e.get("ends") or ["?", "?"]
@@ -451,62 +451,33 @@ def _actions_block(view: dict[str, Any], legal: list[dict[str, Any]], w: Words, 
     return [w.bold("Your move:"), *columns(entries, width), keys]
 
 
-def render_table(
-    view: dict[str, Any],
-    legal: list[dict[str, Any]],
-    palette_table: str | None = None,
-    *,
-    names: list[str] | None = None,
-    color: bool = False,
-    width: int = 80,
-    recent: int = 5,
-) -> str:
-    """The table as one seat sees it, in words, ending with its numbered legal actions.
+def seat_tags(view: dict[str, Any], w: Words, s: int) -> list[str]:
+    """What stands next to a seat's name: ONE CARD!, a standing Shield, an open
+    last-card window, its match points."""
+    out = []
+    if s in (view.get("one_card") or []):
+        out.append(w.bold("ONE CARD!"))
+    if s in (view.get("shields") or []):
+        out.append("Shield standing")
+    for win in view.get("windows") or []:
+        if win.get("seat") == s:
+            out.append("last card: may call" if win.get("call") else "did not call: catch!")
+    if view.get("mode") in ("match", "daily") and view.get("target"):
+        out.append(f"{view['scores'][s]} points")
+    return out
 
-    `view` is the seat's view (Color Match or Dominoes), `legal` its legal
-    actions (numbered from 1 in this order), `palette_table` the table whose
-    palette names the colors (default: the view's table). `names` gives each
-    seat's name (default `You` / `Seat N`), `color` paints colors with ANSI
-    codes, `width` wraps long lines, `recent` is how many events to tell.
-    """
-    names = names or default_names(view)
-    if view.get("game") == "dominoes":
-        return _render_dominoes(view, legal, names=names, color=color, width=width, recent=recent)
-    table = palette_table or view.get("table") or "classic"
-    seat = view.get("seat", 0)
-    w = Words(table, names, seat, color)
+
+def table_lines(view: dict[str, Any], w: Words) -> list[str]:
+    """The middle of a Color Match table in words: whose turn and which way, the
+    top card and active color, the Day & Night face, a waiting penalty pile,
+    the Bomb fuse or the Midnight Clock, standing Shields, the ONE CARD banner,
+    open last-card windows and the draw pile."""
+    lines = []
     counts = view.get("counts") or []
     n = len(counts)
     turn = view.get("turn")
-    one = set(view.get("one_card") or [])
-    shields = set(view.get("shields") or [])
-    windows = {x["seat"]: x for x in view.get("windows") or []}
-    far = {int(k): v for k, v in (view.get("far") or {}).items()}
-    match = view.get("mode") in ("match", "daily") and view.get("target")
-
-    title = f"Color Match · {TABLE_TITLES.get(table, table)} table"
-    if match:
-        title += f" · round {view.get('round', 1)} · first to {view.get('target')}"
-    lines = [w.bold(title)]
-
-    def extras(s: int) -> list[str]:
-        out = []
-        if s in one:
-            out.append(w.bold("ONE CARD!"))
-        if s in shields:
-            out.append("Shield standing")
-        if s in windows:
-            win = windows[s]
-            out.append("last card: may call" if win.get("call") else "did not call: catch!")
-        if match:
-            out.append(f"{view['scores'][s]} points")
-        return out
-
-    for s, line in enumerate(_seat_lines(view, w, "card", extras)):
-        lines.append(line)
-        if s in far and s != seat:
-            lines += wrap_items("        far side: ", [w.card(c) for c in far[s]], width)
-
+    one = sorted(view.get("one_card") or [])
+    shields = sorted(view.get("shields") or [])
     if turn is not None and n and view.get("phase") != "over":
         direction = view.get("direction", 1)
         nxt = (turn + direction) % n
@@ -535,15 +506,58 @@ def render_table(
                 f"{plural(view.get('blast') or 4, 'card')} on the seat holding the turn"
             )
     if shields:
-        lines.append("Shields standing: " + ", ".join(w.name(s) for s in sorted(shields)))
+        lines.append("Shields standing: " + ", ".join(w.name(s) for s in shields))
     if one:
-        lines.append(w.bold("*** ONE CARD: " + ", ".join(w.name(s) for s in sorted(one)) + " ***"))
-    for s, win in sorted(windows.items()):
+        lines.append(w.bold("*** ONE CARD: " + ", ".join(w.name(s) for s in one) + " ***"))
+    for win in sorted(view.get("windows") or [], key=lambda x: x.get("seat", 0)):
+        s = win.get("seat")
         if win.get("call"):
             lines.append(f"Last card: {w.verb(s, 'have', 'has')} one card and may call it")
         else:
             lines.append(f"Last card: {w.name(s)} did not call; others may catch")
     lines.append(f"Draw pile: {plural(view.get('draw_pile', 0), 'card')}")
+    return lines
+
+
+def render_table(
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    palette_table: str | None = None,
+    *,
+    names: list[str] | None = None,
+    color: bool = False,
+    width: int = 80,
+    recent: int = 5,
+) -> str:
+    """The table as one seat sees it, in words, ending with its numbered legal actions.
+
+    `view` is the seat's view (Color Match or Dominoes), `legal` its legal
+    actions (numbered from 1 in this order), `palette_table` the table whose
+    palette names the colors (default: the view's table). `names` gives each
+    seat's name (default `You` / `Seat N`), `color` paints colors with ANSI
+    codes, `width` wraps long lines, `recent` is how many events to tell.
+    """
+    names = names or default_names(view)
+    if view.get("game") == "dominoes":
+        return _render_dominoes(view, legal, names=names, color=color, width=width, recent=recent)
+    table = palette_table or view.get("table") or "classic"
+    seat = view.get("seat", 0)
+    w = Words(table, names, seat, color)
+    turn = view.get("turn")
+    far = {int(k): v for k, v in (view.get("far") or {}).items()}
+    match = view.get("mode") in ("match", "daily") and view.get("target")
+
+    title = f"Color Match · {TABLE_TITLES.get(table, table)} table"
+    if match:
+        title += f" · round {view.get('round', 1)} · first to {view.get('target')}"
+    lines = [w.bold(title)]
+
+    for s, line in enumerate(_seat_lines(view, w, "card", lambda s: seat_tags(view, w, s))):
+        lines.append(line)
+        if s in far and s != seat:
+            lines += wrap_items("        far side: ", [w.card(c) for c in far[s]], width)
+
+    lines += table_lines(view, w)
 
     told = describe_events((view.get("events") or [])[-4 * recent :], table, names=names, seat=seat, color=color)
     if told and recent:
@@ -572,6 +586,26 @@ def render_table(
     return "\n".join(lines)
 
 
+def domino_lines(view: dict[str, Any], w: Words, width: int) -> list[str]:
+    """The middle of a Dominoes table in words: whose turn, the line of tiles
+    with its open ends, the boneyard."""
+    counts = view.get("counts") or []
+    n = len(counts)
+    turn = view.get("turn")
+    lines = []
+    if turn is not None and n:
+        lines.append(f"Turn: {w.bold(w.name(turn))} · next: {w.name((turn + 1) % n)}")
+    line = view.get("line") or []
+    if line:
+        lines += wrap_items(f"Line ({plural(len(line), 'tile')}): ", [tile_words(t) for t in line], width, sep=" ")
+        ends = view.get("ends") or ["?", "?"]
+        lines.append(f"Open ends: left {ends[0]} · right {ends[1]}")
+    else:
+        lines.append("Line: empty; the round's lead tile opens it")
+    lines.append(f"Boneyard: {plural(view.get('boneyard', 0), 'tile')}")
+    return lines
+
+
 def _render_dominoes(
     view: dict[str, Any],
     legal: list[dict[str, Any]],
@@ -583,22 +617,11 @@ def _render_dominoes(
 ) -> str:
     seat = view.get("seat", 0)
     w = Words(None, names, seat, color)
-    counts = view.get("counts") or []
-    n = len(counts)
-    turn = view.get("turn")
+    n = len(view.get("counts") or [])
     scores = view.get("scores") or [0] * n
     lines = [w.bold(f"Dominoes · round {view.get('round', 1)} · first to {view.get('target', 100)} points")]
     lines += _seat_lines(view, w, "tile", lambda s: [f"score {scores[s]}"])
-    if turn is not None and n:
-        lines.append(f"Turn: {w.bold(w.name(turn))} · next: {w.name((turn + 1) % n)}")
-    line = view.get("line") or []
-    if line:
-        lines += wrap_items(f"Line ({plural(len(line), 'tile')}): ", [tile_words(t) for t in line], width, sep=" ")
-        ends = view.get("ends") or ["?", "?"]
-        lines.append(f"Open ends: left {ends[0]} · right {ends[1]}")
-    else:
-        lines.append("Line: empty; the round's lead tile opens it")
-    lines.append(f"Boneyard: {plural(view.get('boneyard', 0), 'tile')}")
+    lines += domino_lines(view, w, width)
     told = describe_events((view.get("events") or [])[-4 * recent :], names=names, seat=seat, color=color, game="dominoes")
     if told and recent:
         lines.append("Recent:")

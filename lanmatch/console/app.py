@@ -1,0 +1,551 @@
+"""The full-screen console: prompt_toolkit on asyncio, trio as its guest.
+
+How this works. A `Session` owns three things that never reach into each
+other directly:
+
+- the **model** (`model.Console`, pure): what is shown and what keys do;
+- the **Application** (prompt_toolkit): one window that draws
+  `screen.render_screen(model, ...)`, redrawn four times a second for the
+  clocks, and key bindings (`create_key_bindings`) that only call
+  `model.press(key)` and hand the intents it returns to trio;
+- the **network** (trio, run as a guest on prompt_toolkit's asyncio loop,
+  RECIPES "prompt_toolkit + trio"): a `ConsoleClient` (a `Client`) whose
+  messages update the model and call `app.invalidate()`, and, for `lanmatch
+  play`, the `Host` itself, in-process; for `lanmatch join`, the mDNS
+  `Browser`.
+
+Everything runs on one thread. A key handler never calls trio: it posts the
+intent with `token.run_sync_soon(channel.send_nowait, intent)` and a trio task
+sends it. When the app exits, trio is cancelled through its token and awaited;
+when trio ends first, the app exits.
+
+No traceback reaches the screen: an unexpected error is appended to the log
+file (`quick.log_path()`), the console closes and one line names that file.
+Library logs (the in-process host's warnings) go to the same file, never to
+the terminal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import getpass
+import logging
+import socket
+import sys
+import time
+import traceback
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import trio
+
+from lanmatch.console.logfile import log_path, write_log
+from lanmatch.console.model import Console, HostRow, Intent
+from lanmatch.console.screen import render_screen
+from lanmatch.net.client import Client, parse_address
+from lanmatch.table import AUTOPILOT_PACE
+
+log = logging.getLogger("lanmatch.console")
+
+REFRESH = 0.25  # seconds between redraws (the clocks count down)
+RELIST = 2.0  # seconds between room lists on the rooms screen
+NAMED_KEYS = ("left", "right", "up", "down", "enter", "escape", "tab", "s-tab", "backspace", "home", "end", "c-c")
+
+STYLE_RULES = {
+    "title": "reverse bold",
+    "sel": "reverse bold",
+    "num": "fg:ansibrightblack",
+    "dim": "fg:ansibrightblack",
+    "rule": "fg:ansibrightblack",
+    "turn": "bold",
+    "warn": "bold fg:ansiyellow",
+    "prompt": "bold",
+    "keys": "fg:ansicyan",
+    "msg": "fg:ansiyellow",
+    "box": "bold",
+    "field": "underline",
+}
+
+
+def player_name(given: str | None) -> str:
+    """The name shown at the table: `--name`, else the login name (1-32 printable characters)."""
+    name = given
+    if not name:
+        try:
+            name = getpass.getuser()
+        except (KeyError, OSError):
+            name = ""
+    name = "".join(ch for ch in (name or "") if ch.isprintable()).strip()[:32]
+    return name or "Player"
+
+
+# ------------------------------------------------------------------ the Application
+
+
+def create_key_bindings(ui: Console, dispatch: Callable[[list[Intent]], None]):
+    """Every key goes to `ui.press`; its intents go to `dispatch`."""
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
+
+    kb = KeyBindings()
+
+    def press(key: str) -> None:
+        try:
+            intents = ui.press(key)
+        except Exception:  # our bug: logged, one line on screen, the console goes on
+            log.exception("key %r failed", key)
+            ui.say(f"That key failed (a bug, logged in {log_path()}).")
+            intents = []
+        dispatch(intents)
+
+    def bind(key: str, name: str) -> None:
+        @kb.add(key)
+        def _(event) -> None:
+            press(name)
+
+    for key in NAMED_KEYS:
+        bind(key, key)
+
+    @kb.add(Keys.Any)
+    def _any(event) -> None:
+        data = event.data
+        if len(data) == 1 and data.isprintable():
+            press(data)
+
+    return kb
+
+
+def build_app(ui: Console, dispatch: Callable[[list[Intent]], None], *, clock: Callable[[], float] = time.monotonic):
+    """The Application: one window drawing `render_screen(ui)` at the terminal's size."""
+    from prompt_toolkit.application import Application, get_app
+    from prompt_toolkit.layout import Layout, Window
+    from prompt_toolkit.layout.controls import FormattedTextControl
+    from prompt_toolkit.output import ColorDepth
+    from prompt_toolkit.styles import Style
+
+    failed: list[bool] = []
+
+    def text():
+        size = get_app().output.get_size()
+        try:
+            lines = render_screen(ui, clock(), size.columns, size.rows)
+        except Exception:  # a bug of ours in drawing: logged once, never on screen as a traceback
+            if not failed:
+                failed.append(True)
+                log.exception("drawing the screen failed")
+            return [("", f"The screen could not be drawn (a bug, logged in {log_path()}). Press q to leave.")]
+        out: list[tuple[str, str]] = []
+        for k, line in enumerate(lines):
+            if k:
+                out.append(("", "\n"))
+            out.extend(line)
+        return out
+
+    window = Window(FormattedTextControl(text, show_cursor=False), wrap_lines=False)
+    app: Any = Application(
+        layout=Layout(window),
+        key_bindings=create_key_bindings(ui, dispatch),
+        style=Style.from_dict(STYLE_RULES),
+        full_screen=True,
+        color_depth=ColorDepth.from_env,  # NO_COLOR: no colors at all (bold and reverse stay)
+        refresh_interval=REFRESH,
+        mouse_support=False,
+    )
+    app.ttimeoutlen = 0.1  # Esc alone is told from an escape sequence after this long
+    return app
+
+
+# ------------------------------------------------------------------ the network side
+
+
+class ConsoleClient(Client):
+    """A `Client` whose messages go into the model; hooks let quick play join and start."""
+
+    def __init__(self, session: Session, name: str, **kw: Any):
+        super().__init__(name, **kw)
+        self.session = session
+        self.hooks: list[Callable[[ConsoleClient, dict[str, Any]], None]] = []
+        self.ever_welcomed = False
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        self.session.ui.on_message(msg, time.monotonic())
+        if msg["type"] == "welcome":
+            self.ever_welcomed = True
+        for hook in self.hooks:
+            hook(self, msg)
+        self.session.invalidate()
+
+
+class Session:
+    """The model, the Application and the trio side, wired together (see the module docstring)."""
+
+    def __init__(self, ui: Console, net: Callable[[Session, trio.Nursery], Awaitable[None]]):
+        self.ui = ui
+        self.net = net
+        self.app = build_app(ui, self.dispatch)
+        self.token: trio.lowlevel.TrioToken | None = None
+        self.scope: trio.CancelScope | None = None
+        self.nursery: trio.Nursery | None = None
+        self._intents: trio.MemorySendChannel | None = None
+        self.client: ConsoleClient | None = None
+        self._client_scope: trio.CancelScope | None = None
+        self.host: Any = None  # quick play: the in-process Host
+        self.port: int | None = None
+        self.quitting = False
+        self.goodbye = "Bye!"
+        self.exit_code = 0
+        self.hooks: list[Callable[[ConsoleClient, dict[str, Any]], None]] = []
+
+    # -- the UI side (asyncio)
+
+    def dispatch(self, intents: list[Intent]) -> None:
+        """Called by key handlers: quit here, everything else to trio."""
+        for intent in intents:
+            if intent[0] == "quit":
+                self.quit()
+            elif self.token is not None:
+                with contextlib.suppress(trio.RunFinishedError):
+                    self.token.run_sync_soon(self._post, intent)
+        self.invalidate()
+
+    def _post(self, intent: Intent) -> None:
+        if self._intents is not None:
+            with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+                self._intents.send_nowait(intent)
+
+    def quit(self, goodbye: str | None = None) -> None:
+        """Close the console (now, or as soon as the app runs)."""
+        self.quitting = True
+        if goodbye:
+            self.goodbye = goodbye
+        future = self.app.future
+        if future is not None and not future.done():
+            self.app.exit()
+
+    def _pre_run(self) -> None:
+        if self.quitting:  # trio asked to quit before the app ran
+            self.app.exit()
+
+    def invalidate(self) -> None:
+        self.app.invalidate()
+
+    async def run(self) -> None:
+        """Run the Application with trio as its guest until either ends.
+
+        Raises:
+            Whatever the trio side raised (a bug of ours), after both have stopped.
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future = loop.create_future()
+
+        def done_callback(outcome: Any) -> None:
+            if not done.done():
+                done.set_result(outcome)
+            self.quit()
+
+        trio.lowlevel.start_guest_run(
+            self._trio_main,
+            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+            done_callback=done_callback,
+            host_uses_signal_set_wakeup_fd=True,
+        )
+        try:
+            if not done.done():
+                await self.app.run_async(pre_run=self._pre_run, set_exception_handler=False)
+        finally:
+            self.quitting = True
+            for _ in range(200):  # trio sets its token and scope on its first step
+                if done.done() or (self.token is not None and self.scope is not None):
+                    break
+                await asyncio.sleep(0.01)
+            if not done.done() and self.token is not None and self.scope is not None:
+                with contextlib.suppress(trio.RunFinishedError):
+                    self.token.run_sync_soon(self.scope.cancel)
+            outcome = await asyncio.wait_for(asyncio.shield(done), 10)
+        outcome.unwrap()
+
+    # -- the trio side
+
+    async def _trio_main(self) -> None:
+        self.token = trio.lowlevel.current_trio_token()
+        send, recv = trio.open_memory_channel[Intent](256)
+        self._intents = send
+        with trio.CancelScope() as scope:
+            self.scope = scope
+            async with trio.open_nursery() as nursery:
+                self.nursery = nursery
+                nursery.start_soon(self._intent_loop, recv)
+                await self.net(self, nursery)
+                if not self.quitting:
+                    await trio.sleep_forever()
+
+    async def _intent_loop(self, recv: trio.MemoryReceiveChannel) -> None:
+        async for intent in recv:
+            try:
+                self._do(intent)
+            except Exception:  # our bug: logged, told in one line, the console goes on
+                log.exception("intent %r failed", intent)
+                self.ui.say(f"That failed (a bug, logged in {log_path()}).")
+            self.invalidate()
+
+    def _do(self, intent: Intent) -> None:
+        kind = intent[0]
+        if kind == "connect":
+            self.connect(intent[1], intent[2], intent[3])
+            return
+        if kind == "disconnect":
+            self.disconnect()
+            return
+        client = self.client
+        ok = False
+        if client is not None:
+            if kind == "act":
+                ok = client.act(intent[1], intent[2])
+            elif kind == "send":
+                ok = client.send(intent[1], **intent[2])
+        if not ok:
+            self.ui.sent_sid = None
+            self.ui.say("Not connected to the host right now; try again in a moment.")
+
+    def connect(self, host: str, port: int, label: str) -> None:
+        """Talk to the host at `host:port` (the old connection, if any, is closed)."""
+        self.disconnect()
+        assert self.nursery is not None
+        client = ConsoleClient(self, self.ui.name)
+        client.hooks = list(self.hooks)
+        self.client = client
+        scope = trio.CancelScope()
+        self._client_scope = scope
+        self.nursery.start_soon(self._serve, client, (host, port), label, scope)
+
+    def disconnect(self) -> None:
+        if self._client_scope is not None:
+            self._client_scope.cancel()
+        if self.client is not None:
+            self.client.close()
+        self.client = None
+        self._client_scope = None
+        self.ui.reset_table()
+
+    async def _serve(self, client: ConsoleClient, address: tuple[str, int], label: str, scope: trio.CancelScope) -> None:
+        """Serve one host until the user goes elsewhere: reconnects (with the seat token) after a drop."""
+        ui = self.ui
+        failures = 0
+        with scope:
+            while True:
+                try:
+                    reason = await client.connect_once(address)
+                except OSError as e:
+                    if not client.ever_welcomed:
+                        ui.say(f"Cannot reach {label} at {address[0]}:{address[1]}: {e.strerror or e}")
+                        if ui.kind == "join":
+                            ui.screen = "hosts"
+                            ui.host_label = None
+                        self.invalidate()
+                        if self.client is client:
+                            self.client = None
+                        return
+                    reason = "unreachable"
+                if self.quitting or scope.cancel_called:
+                    return
+                fatal = client.fatal
+                if fatal is not None and fatal.get("code") not in ("timeout", "slow_reader"):
+                    ui.status = "disconnected"
+                    ui.say(f"Disconnected: {fatal.get('message')}")
+                    self.invalidate()
+                    return
+                client.fatal = None
+                failures += 1
+                ui.status = "connection lost: reconnecting…"
+                log.info("connection to %s ended (%s); reconnecting", label, reason)
+                self.invalidate()
+                await trio.sleep(min(2.0, 0.1 * 2 ** min(failures, 5)))
+
+
+# ------------------------------------------------------------------ quick play and the lobby
+
+
+def _auto_seat(room: str, start: bool) -> Callable[[ConsoleClient, dict[str, Any]], None]:
+    """Quick play: after `welcome`, sit at seat 0 of `room`; once seated, start (unless `start` is False)."""
+    state = {"started": False}
+
+    def hook(client: ConsoleClient, msg: dict[str, Any]) -> None:
+        typ = msg["type"]
+        if typ == "welcome" and client.seat is None and client.token is None:
+            client.send("join", room=room, seat=0)
+        elif typ == "seated" and start and not state["started"]:
+            state["started"] = True
+            client.send("start")
+
+    return hook
+
+
+def _relist(client: ConsoleClient, msg: dict[str, Any]) -> None:
+    """The lobby: list the rooms after `welcome` and after leaving one."""
+    if msg["type"] in ("welcome", "left") and client.seat is None:
+        client.send("list")
+
+
+async def play_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
+    """Quick play: a host in-process, one room, this player at seat 0, bots in the rest."""
+    from lanmatch.net.host import Host
+
+    ui = session.ui
+    host_name = getattr(args, "host_name", None) or socket.gethostname()
+    want_port = getattr(args, "port", None) or 0
+    host = Host(host_name)
+    session.host = host
+    await nursery.start(host.run)
+    bind = (args.bind or None) if args.lan else "127.0.0.1"
+    try:
+        port = await nursery.start(host.listen, want_port, bind)
+    except OSError as e:
+        session.exit_code = 1
+        session.quit(f"lanmatch play: cannot listen on {bind or '*'}:{want_port}: {e.strerror or e}")
+        return
+    session.port = port
+    room = f"{ui.name}'s table"[:32] if args.lan else "Quick play"
+    host.create_room(
+        room,
+        game=args.game,
+        table=args.table if args.game == "colormatch" else None,
+        seats=args.seats,
+        clock=args.clock,
+        bot_level=args.bots,
+        bot_delay=0.0 if args.fast else AUTOPILOT_PACE,
+        seed=args.seed,
+    )
+    if args.lan:
+        ui.banner = f"Open to your network on port {port}: friends join with `lanmatch join`."
+        nursery.start_soon(_advertise, session, host, port, bind)
+    session.hooks = [_auto_seat(room, start=not args.lan)]
+    session.connect(bind if bind not in (None, "", "0.0.0.0") else "127.0.0.1", port, host_name)
+
+
+async def _advertise(session: Session, host: Any, port: int, bind: str | None) -> None:
+    from lanmatch.net.discovery import Advertiser
+
+    adv = Advertiser(host.name, port, bind=bind)
+    try:
+        name = await adv.start(host.summary())
+        session.ui.banner = (f"Advertised on your network as {name.split('._lanmatch')[0]!r} (port {port}): "
+                             "friends join with `lanmatch join`.")
+        session.invalidate()
+        await adv.follow(host)
+    except Exception as e:  # zeroconf's failures are many: the table goes on without mDNS
+        log.warning("advertising failed: %r", e)
+        session.ui.banner = f"Not advertised ({e}); friends can still join at this machine's address, port {port}."
+        session.invalidate()
+    finally:
+        await adv.close()
+
+
+async def join_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
+    """The lobby: browse mDNS (or go straight to HOST:PORT), list rooms, sit, play."""
+    ui = session.ui
+    session.hooks = [_relist]
+    nursery.start_soon(_relister, session)
+    if args.address:
+        host, port = parse_address(args.address)
+        ui.browsing = False
+        ui.begin_connect(host, port, f"{host}:{port}")
+        session.connect(host, port, f"{host}:{port}")
+    else:
+        nursery.start_soon(_browse, session, [args.bind] if args.bind else None)
+
+
+async def _relister(session: Session) -> None:
+    """While the rooms screen is up, ask for the room list every RELIST seconds."""
+    while True:
+        await trio.sleep(RELIST)
+        if session.ui.screen == "rooms" and session.client is not None and session.client.welcomed:
+            session.client.send("list")
+
+
+async def _browse(session: Session, interfaces: list[str] | None) -> None:
+    from lanmatch.net.discovery import Browser
+
+    ui = session.ui
+    try:
+        async with Browser(interfaces) as browser:
+            while True:
+                ui.set_hosts([
+                    HostRow(h.label, h.address, h.port, h.txt.get("rooms", "?"), h.txt.get("free", "?"),
+                            h.txt.get("games", ""), h.txt.get("pw") == "1")
+                    for h in browser.hosts.values()
+                ])
+                session.invalidate()
+                await browser.changed()
+    except Exception as e:  # no multicast here, or zeroconf failed: addresses still work
+        log.warning("mDNS browsing failed: %r", e)
+        ui.browsing = False
+        ui.say(f"Looking for hosts failed ({type(e).__name__}); type an address instead (Tab).")
+        session.invalidate()
+
+
+# ------------------------------------------------------------------ running
+
+
+def _log_to_file() -> None:
+    """Send library logs (warnings and worse) to the console log, never to the terminal."""
+    path = log_path()
+    root = logging.getLogger()
+    for h in list(root.handlers):
+        root.removeHandler(h)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(path, delay=True, encoding="utf-8")
+    except OSError:
+        handler = logging.NullHandler()
+    handler.setFormatter(logging.Formatter("--- %(asctime)s %(name)s %(levelname)s: %(message)s"))
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+
+
+def run_session(session: Session, what: str) -> int:
+    """Run a session to its end; returns the exit status (1 after an unexpected error, logged)."""
+    try:
+        asyncio.run(session.run())
+    except KeyboardInterrupt:
+        print(f"{what}: interrupted. Bye!")
+        return 0
+    except Exception as e:  # the last line of defence: one line here, the details in the log
+        try:
+            path = write_log(traceback.format_exc())
+        except OSError as log_err:
+            print(f"{what}: something went wrong ({type(e).__name__}: {e}); could not write a log ({log_err}).",
+                  file=sys.stderr)
+        else:
+            print(f"{what}: something went wrong ({type(e).__name__}); the details are in {path}", file=sys.stderr)
+        return 1
+    print(session.goodbye, file=sys.stderr if session.exit_code else sys.stdout)
+    return session.exit_code
+
+
+def main_play(args: Any) -> int:
+    """`lanmatch play` in a terminal: the full-screen console at an in-process host."""
+    _log_to_file()
+    ui = Console(player_name(args.name), kind="play")
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        await play_net(session, nursery, args)
+
+    session = Session(ui, net)
+    session.goodbye = "You left the table. Bye!"
+    return run_session(session, "lanmatch play")
+
+
+def main_join(args: Any) -> int:
+    """`lanmatch join [HOST:PORT]`: the lobby, then the table."""
+    _log_to_file()
+    ui = Console(player_name(args.name), kind="join")
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        await join_net(session, nursery, args)
+
+    session = Session(ui, net)
+    return run_session(session, "lanmatch join")
+
+
+__all__ = ["ConsoleClient", "Session", "build_app", "create_key_bindings", "main_join", "main_play"]

@@ -1,0 +1,634 @@
+"""The full-screen console drawn from a `Console` (pure: no terminal).
+
+How this works. `render_screen(ui, now, width, height)` returns the whole
+screen as `height` lines of `(style, text)` fragments, the format
+prompt_toolkit's `FormattedTextControl` takes, overlays (help, a picker, a
+password field, "leave?") already drawn on top. `screen_text(lines)` turns it
+into plain text for tests. Every word comes from `render.py` (cards, actions,
+events, the table's middle, the outcome), written with ANSI colors and turned
+into fragments here (`ansi_fragments`), so the line-mode console and this one
+say the same things.
+
+Styles are prompt_toolkit style strings (`fg:ansired`, `bold`, `reverse`) and
+a few classes (`class:title`, `class:sel`, ...) that `app.py` defines. With
+`NO_COLOR` set prompt_toolkit drops the colors and keeps bold and reverse;
+every card keeps its words and its shape, so nothing depends on color.
+
+Layout of the table (80x24 and up): title bar, seats (with turn clocks,
+connection state, ONE CARD, Shields, Day & Night far faces), the middle of
+the table, the log of recent moves (it takes the rows left over), your hand
+as cards (playable ones in [brackets], the selected one reversed with ▶),
+what you are asked to do, the keys that work now, and a message line.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from typing import Any
+
+from lanmatch.console.model import Console, RoomForm
+from lanmatch.console.render import (
+    TABLE_TITLES,
+    Words,
+    domino_lines,
+    plural,
+    render_outcome,
+    seat_tags,
+    table_lines,
+    tile_words,
+)
+from lanmatch.rules.cards import PALETTES, describe
+
+Frag = tuple[str, str]
+Line = list[Frag]
+
+_SGR = re.compile(r"\x1b\[([0-9;]*)m")
+_SGR_STYLE = {
+    "1": "bold",
+    "31": "fg:ansired",
+    "91": "fg:ansibrightred",
+    "33": "fg:ansiyellow",
+    "32": "fg:ansigreen",
+    "94": "fg:ansibrightblue",
+    "95": "fg:ansibrightmagenta",
+    "36": "fg:ansicyan",
+    "38;5;208": "fg:#ff8700",
+    "35": "fg:ansimagenta",
+}
+SHORT_SYMBOLS = {
+    "Reverse": "Rev",
+    "Bypass": "Byp",
+    "Shield": "Shld",
+    "Turnover": "Turn",
+    "All Pass": "AllP",
+    "+4 Wild": "+4W",
+    "Midnight Clock": "Clock",
+    "Color Hunt": "Hunt",
+    "Toll 2": "T2",
+    "Toll 4": "T4",
+}
+TIMER_WORDS = {"move": "", "keep": "keep ", "call": "call ", "catch": "catch ", "autopilot": "autopilot "}
+GAME_WORDS = {"colormatch": "Color Match", "dominoes": "Dominoes"}
+
+
+# ------------------------------------------------------------------ fragments
+
+
+def ansi_fragments(text: str, base: str = "") -> Line:
+    """Text painted by `render.Words` (ANSI SGR codes) as fragments with `base` added."""
+    out: Line = []
+    cur = ""
+    pos = 0
+    for m in _SGR.finditer(text):
+        if m.start() > pos:
+            out.append((f"{base} {cur}".strip(), text[pos : m.start()]))
+        code = m.group(1)
+        cur = "" if code in ("", "0") else f"{cur} {_SGR_STYLE.get(code, '')}".strip()
+        pos = m.end()
+    if pos < len(text):
+        out.append((f"{base} {cur}".strip(), text[pos:]))
+    return out
+
+
+def line_len(line: Line) -> int:
+    return sum(len(t) for _s, t in line)
+
+
+def cut(line: Line, width: int) -> Line:
+    """`line` cut to `width` columns (an ellipsis marks the cut)."""
+    if line_len(line) <= width:
+        return line
+    out: Line = []
+    room = width - 1
+    for style, text in line:
+        if room <= 0:
+            break
+        out.append((style, text[:room]))
+        room -= len(text[:room])
+    out.append(("", "…"))
+    return out
+
+
+def pad(line: Line, width: int, style: str = "") -> Line:
+    line = cut(line, width)
+    n = line_len(line)
+    return [*line, (style, " " * (width - n))] if n < width else line
+
+
+def screen_text(lines: list[Line]) -> str:
+    """The screen as plain text (what a terminal shows, without styles)."""
+    return "\n".join("".join(t for _s, t in line).rstrip() for line in lines)
+
+
+def _cells(line: Line) -> list[Frag]:
+    return [(s, ch) for s, t in line for ch in t]
+
+
+def _group(cells: list[Frag]) -> Line:
+    out: Line = []
+    for s, ch in cells:
+        if out and out[-1][0] == s:
+            out[-1] = (s, out[-1][1] + ch)
+        else:
+            out.append((s, ch))
+    return out
+
+
+def _plain(text: str, style: str = "") -> Line:
+    return [(style, text)]
+
+
+def short_card(code: str, table: str | None) -> str:
+    """A card in few letters, its shape kept: `●5`, `◆Skip`, `+4W`."""
+    words = describe(code, table or "classic")
+    if code[0] == "W":
+        return SHORT_SYMBOLS.get(words, words)
+    name, shape, sym = words.split(" ", 2)
+    return shape + SHORT_SYMBOLS.get(sym, sym)
+
+
+def _paint_short(code: str, w: Words) -> str:
+    text = short_card(code, w.table)
+    if code[0] == "W":
+        return w.bold(text)
+    colors = PALETTES.get(w.table, PALETTES["classic"])["colors"]
+    name = (colors.get(code[0]) or PALETTES["classic"]["colors"].get(code[0], ("", "")))[0]
+    return w.paint(text, name)
+
+
+def _flow(chips: list[Line], width: int, indent: str = " ") -> list[Line]:
+    """Chips laid out left to right, wrapped at `width`."""
+    lines: list[Line] = []
+    cur: Line = [("", indent)]
+    n = len(indent)
+    for chip in chips:
+        k = line_len(chip)
+        if n + k > width and n > len(indent):
+            lines.append(cur)
+            cur, n = [("", indent)], len(indent)
+        cur = [*cur, *chip, ("", " ")]
+        n += k + 1
+    lines.append(cur)
+    return lines
+
+
+def _rule(title: str, width: int) -> Line:
+    head = f"── {title} " if title else ""
+    return [("class:rule", (head + "─" * width)[: max(0, width - 1)])]
+
+
+def _title(left: str, right: str, width: int) -> Line:
+    gap = max(1, width - len(left) - len(right) - 2)
+    text = f" {left}{' ' * gap}{right} "
+    return [("class:title", text[:width].ljust(width))]
+
+
+def _secs(left: float) -> str:
+    return f"{left:.0f} s" if left < 100 else f"{int(left // 60)} min {int(left % 60):02d} s"
+
+
+# ------------------------------------------------------------------ the table
+
+
+def _seat_block(ui: Console, w: Words, now: float, width: int, far_room: bool) -> list[Line]:
+    v = ui.view or {}
+    counts = v.get("counts") or []
+    seats = (ui.room or {}).get("seats") or []
+    timers = {}
+    for t in ui.timers_now(now):
+        timers.setdefault(t["seat"], t)
+    auto = set((ui.msg or {}).get("autopilot") or [])
+    turn = v.get("turn") if v.get("outcome") is None else None
+    domino = ui.game == "dominoes"
+    unit = "tile" if domino else "card"
+    far = {int(k): x for k, x in (v.get("far") or {}).items()}
+    names = [w.name(s) for s in range(len(counts))]
+    namew = min(max((len(x) for x in names), default=4), 22)
+    lines = []
+    for s, cnt in enumerate(counts):
+        me = s == ui.seat
+        style = "class:turn" if s == turn else ""
+        mark = "▶" if s == turn else " "
+        line: Line = [(style, f" {mark} {names[s][:namew]:<{namew}} {cnt:>2} {unit if cnt == 1 else unit + 's'}")]
+        tags = [f"score {(v.get('scores') or [0] * len(counts))[s]}"] if domino else seat_tags(v, w, s)
+        info = seats[s] if s < len(seats) else {}
+        if info.get("kind") == "person" and not info.get("connected", True):
+            tags.append("away")
+        if s in auto:
+            tags.append("autopilot")
+        t = timers.get(s) if v.get("outcome") is None else None
+        if t is not None and t["kind"] != "autopilot":
+            tags.append(w.bold(f"{TIMER_WORDS.get(t['kind'], '')}{_secs(t['left'])}") if me else
+                        f"{TIMER_WORDS.get(t['kind'], '')}{_secs(t['left'])}")
+        for tag in tags:
+            line += [("", "  ")] + ansi_fragments(tag, "class:tag")
+        if s in far and s != ui.seat and far_room:
+            faces = far[s]
+            room = width - line_len(line) - 8
+            chips: list[str] = []
+            used = 0
+            for k, code in enumerate(faces):
+                text = short_card(code, w.table)
+                if used + len(text) + 1 > room - 4 and k < len(faces) - 1:
+                    chips.append(f"+{len(faces) - k}")
+                    break
+                chips.append(_paint_short(code, w))
+                used += len(text) + 1
+            line += [("class:dim", "  far: ")] + ansi_fragments(" ".join(chips))
+        lines.append(cut(line, width))
+    return lines
+
+
+def _hand_block(ui: Console, w: Words, width: int, budget: int) -> tuple[Line, list[Line]]:
+    items = ui.hand()
+    domino = ui.game == "dominoes"
+    playable = sum(1 for i in items if i.playable)
+    if ui.seat is None:
+        return _rule("Spectating", width), []
+    what = plural(len(items), "tile" if domino else "card")
+    head = f"Your {'rack' if domino else 'hand'}: {what}"
+    if domino:
+        head += f", {plural((ui.view or {}).get('pips', 0), 'pip')}"
+    if ui.legal and items:
+        head += f", {playable} playable [in brackets]"
+    sel = ui.sel if items else -1
+
+    def chips(compact: bool) -> list[Line]:
+        out = []
+        for k, item in enumerate(items):
+            if domino:
+                text = tile_words(item.code)[1:-1]  # the chip's brackets are the tile's
+            elif compact:
+                text = _paint_short(item.code, Words(w.table, w.names, w.seat, True))
+            else:
+                text = Words(w.table, w.names, w.seat, True).card(item.code)
+            body = f"[{text}]" if item.playable else f" {text} "
+            if k == sel:
+                chip = [("class:sel", "▶")] + ansi_fragments(body, "class:sel")
+            else:
+                chip = [("class:num", str(k + 1))] + ansi_fragments(body, "" if item.playable else "class:dim")
+            out.append(chip)
+        return out
+
+    lines = _flow(chips(False), width)
+    if len(lines) > budget and not domino:
+        lines = _flow(chips(True), width)
+    if len(lines) > budget:  # still too many: the rows around the selection
+        row = 0
+        count = 0
+        for r, line in enumerate(lines):
+            count += sum(1 for s, t in line if t == "▶" and "class:sel" in s)
+            if count:
+                row = r
+                break
+        start = max(0, min(row - budget // 2, len(lines) - budget))
+        lines = lines[start : start + budget]
+    return _rule(head, width), [cut(x, width) for x in lines]
+
+
+def _outcome_block(ui: Console, width: int) -> list[Line]:
+    v = ui.view or {}
+    text = render_outcome(ui.outcome or {}, v, ui.table, names=ui.names(), color=True, width=width - 2)
+    lines = [ansi_fragments(" " + x) for x in text.splitlines()]
+    stand = ui.standing()
+    room = ui.room or {}
+    if stand is not None and room.get("games", 0) >= 1:
+        wins, points = stand
+        names = ui.names()
+        parts = []
+        for s in range(min(len(names), len(wins))):
+            x = wins[s]
+            won = f"{x:g}" if x == int(x) else f"{x:.2f}"
+            parts.append(f"{names[s]} {won} won, {points[s]} pts")
+        games = room.get("games", 1)
+        lines.append(_plain(f" This room after {plural(games, 'game')}: " + " · ".join(parts), "bold"))
+    if ui.may_direct():
+        lines.append(_plain(" r deals a rematch (same seats, a new deal).", "bold"))
+    else:
+        lines.append(_plain(" Waiting for the room's creator to deal a rematch…"))
+    return [cut(x, width) for x in lines]
+
+
+def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
+    v = ui.view or {}
+    names = ui.names()
+    w = Words(ui.table, names, ui.seat if ui.seat is not None else -1, True)
+    domino = ui.game == "dominoes"
+    room = ui.room or {}
+    if domino:
+        title = f"Dominoes · round {v.get('round', 1)} · first to {v.get('target', 100)}"
+    else:
+        title = f"Color Match · {TABLE_TITLES.get(ui.table or '', ui.table)}"
+        if v.get("mode") in ("match", "daily") and v.get("target"):
+            title += f" · round {v.get('round', 1)} · first to {v.get('target')}"
+    if room.get("name"):
+        title += f" · {room['name']}"
+    top: list[Line] = [_title(title, ui.status or "? help · q quit", width)]
+    if ui.banner:
+        top.append(cut(_plain(" " + ui.banner, "class:dim"), width))
+    top += _seat_block(ui, w, now, width, far_room=True)
+    middle = domino_lines(v, w, width - 2) if domino else table_lines(v, w)
+    for text in middle:
+        style = "class:warn" if text.startswith(("Penalty", "Bomb", "Midnight", "*** ONE")) else ""
+        top.append(cut(ansi_fragments(" " + text, style), width))
+    shown = v.get("shown")
+    if shown:
+        cards = " · ".join(w.card(c) for c in shown.get("hand", []))
+        top.append(cut(ansi_fragments(f" You saw {w.name(shown.get('seat'))}'s hand: {cards}"), width))
+
+    bottom: list[Line] = []
+    over = ui.outcome is not None
+    if over:
+        block = _outcome_block(ui, width)
+    else:
+        hand_budget = max(1, min(4, (height - len(top) - 6) // 2))
+        head, hand = _hand_block(ui, w, width, hand_budget)
+        block = [head, *hand]
+        bottom.append(cut(_plain(" " + ui.prompt_line(now), "class:prompt"), width))
+    bottom.append(cut(_plain(" " + ui.keys_line(width - 2), "class:keys"), width))
+    bottom.append(cut(_plain(" " + ui.message, "class:msg"), width))
+    rows_left = height - len(top) - len(block) - len(bottom)
+    log_rows = rows_left - 1
+    log: list[Line] = []
+    if log_rows >= 1:
+        log.append(_rule("Recent moves", width))
+        shown_log = ui.log[-log_rows:]
+        for text in shown_log:
+            style = "bold" if text.startswith("You ") else ""
+            log.append(cut(_plain(" " + text, style), width))
+        log += [[]] * (log_rows - len(shown_log))
+    lines = top + log + block + bottom
+    if len(lines) > height:  # a small terminal: keep the top and the bottom
+        keep_bottom = len(block) + len(bottom)
+        lines = lines[: max(0, height - keep_bottom)] + (block + bottom)[-min(keep_bottom, height) :]
+    return lines
+
+
+# ------------------------------------------------------------------ before the table
+
+
+def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
+    room = ui.room or {}
+    game = GAME_WORDS.get(room.get("game", ""), "")
+    table = TABLE_TITLES.get(room.get("table") or "", "")
+    clock = room.get("clock")
+    head = f"Room {room.get('name', '?')} · {game}{' · ' + table if table else ''}"
+    lines = [_title(head, ui.status or "? help · q quit", width)]
+    if ui.banner:
+        lines.append(cut(_plain(" " + ui.banner, "class:dim"), width))
+    lines.append([])
+    info = f" {plural(len(room.get('seats') or []), 'seat')}"
+    if clock:
+        info += f" · move clock {clock:g} s"
+    info += f" · {room.get('mode', 'single')}"
+    if room.get("password"):
+        info += " · password"
+    info += f" · empty seats get {room.get('bots', 'medium')} bots"
+    lines.append(_plain(info))
+    lines.append([])
+    for s in room.get("seats") or []:
+        me = s.get("seat") == ui.seat
+        if s.get("kind") == "empty":
+            who, what = "(empty)", f"a {room.get('bots', 'medium')} bot sits here at the start"
+        else:
+            who = "You" if me else str(s.get("name"))
+            what = s.get("kind", "")
+            if not s.get("connected", True):
+                what += ", away"
+            if room.get("creator") == s.get("seat"):
+                what += ", creator"
+        lines.append(cut(_plain(f"  {s.get('seat')}  {who:<22} {what}", "bold" if me else ""), width))
+    lines.append([])
+    if room.get("state") == "playing":
+        lines.append(_plain(" The game is being dealt…"))
+    elif ui.watching:
+        lines.append(_plain(" You are watching this room."))
+    elif ui.may_direct():
+        lines.append(_plain(" Press s to start: the empty seats get bots.", "bold"))
+    else:
+        lines.append(_plain(" Waiting for the room's creator to start the game…"))
+    return _with_footer(ui, lines, width, height)
+
+
+def connecting_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
+    head = "lanmatch play" if ui.kind == "play" else f"lanmatch join · {ui.host_label or ''}"
+    lines = [_title(head, ui.status or "q quit", width), []]
+    if ui.banner:
+        lines.append(cut(_plain(" " + ui.banner, "class:dim"), width))
+    lines.append(_plain(" Setting the table…" if ui.kind == "play" else " Connecting…"))
+    return _with_footer(ui, lines, width, height)
+
+
+def _yes(flag: Any) -> str:
+    return "yes" if flag else "no"
+
+
+def hosts_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
+    lines = [_title("lanmatch join · hosts on your network", ui.status or "? help · q quit", width), []]
+    lines.append(_plain(f"   {'Host':<24}{'Rooms':>6}{'Free seats':>12}  {'Games':<22}Password", "bold"))
+    if not ui.hosts:
+        lines.append(_plain("   Looking for hosts over mDNS… they appear here as they are found." if ui.browsing
+                            else "   (not browsing: type an address below)", "class:dim"))
+    for k, h in enumerate(ui.hosts):
+        sel = k == ui.host_sel and not ui.address_focus
+        games = ", ".join(GAME_WORDS.get(g, g) for g in h.games.split(",") if g)
+        text = f" {'▶' if sel else ' '} {h.label[:23]:<24}{h.rooms:>6}{h.free:>12}  {games[:21]:<22}{_yes(h.password)}"
+        lines.append(cut(_plain(text, "class:sel" if sel else ""), width))
+    lines.append([])
+    field = ui.address_text + ("█" if ui.address_focus else "")
+    lines.append(cut([("", " Or an address (HOST:PORT): "), ("class:field" + (" reverse" if ui.address_focus else ""),
+                                                               f" {field:<24}")], width))
+    return _with_footer(ui, lines, width, height)
+
+
+def rooms_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
+    where = ui.host_label or "?"
+    if ui.host_address:
+        where += f" ({ui.host_address[0]}:{ui.host_address[1]})"
+    lines = [_title(f"Rooms at {where}", ui.status or "? help · q quit", width), []]
+    lines.append(_plain(f"   {'Room':<18}{'Game':<22}{'Seats':>5}{'Free':>5}  {'State':<8}{'Clock':<8}Password", "bold"))
+    if not ui.rooms:
+        lines.append(_plain("   No rooms yet: create one (n).", "class:dim"))
+    for k, r in enumerate(ui.rooms):
+        sel = k == ui.room_sel
+        game = GAME_WORDS.get(r.get("game", ""), "")
+        if r.get("table"):
+            game += " · " + TABLE_TITLES.get(r["table"], r["table"])
+        clock = r.get("clock")
+        text = (f" {'▶' if sel else ' '} {str(r.get('name'))[:17]:<18}{game[:21]:<22}{r.get('seats', 0):>5}"
+                f"{r.get('free', 0):>5}  {r.get('state', ''):<8}{_secs(float(clock)) if clock else '':<8}"
+                f"{_yes(r.get('password'))}")
+        lines.append(cut(_plain(text, "class:sel" if sel else ""), width))
+    sel = ui.room_sel >= len(ui.rooms)
+    lines.append(_plain(f" {'▶' if sel else ' '} + create a new room", "class:sel" if sel else ""))
+    return _with_footer(ui, lines, width, height)
+
+
+FORM_LABELS = {"name": "Name", "game": "Game", "table": "Table", "seats": "Seats", "clock": "Move clock",
+               "mode": "Mode", "stake": "Stake", "bots": "Bots", "password": "Password", "create": ""}
+
+
+def form_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
+    f = ui.form
+    lines = [_title(f"A new room at {ui.host_label or '?'}", ui.status or "Esc back", width), []]
+    cur = f.current()
+    for row in f.rows():
+        sel = row == cur
+        mark = "▶" if sel else " "
+        if row == "create":
+            lines.append([])
+            lines.append(_plain(f" {mark} [ Create the room ]", "class:sel" if sel else "bold"))
+            continue
+        label = f"option {row[4:]}" if row.startswith("opt:") else FORM_LABELS[row]
+        value = f.value_text(row)
+        if row in RoomForm.TEXT:
+            value = value + ("█" if sel else "")
+        elif row != "stake":
+            value = f"◀ {value} ▶" if sel else f"  {value}"
+        else:
+            value = f"  {value}"
+        lines.append(cut(_plain(f" {mark} {label:<18}{value}", "class:sel" if sel else ""), width))
+    return _with_footer(ui, lines, width, height)
+
+
+def _with_footer(ui: Console, lines: list[Line], width: int, height: int) -> list[Line]:
+    footer = [cut(_plain(" " + ui.keys_line(width - 2), "class:keys"), width), cut(_plain(" " + ui.message, "class:msg"), width)]
+    body = lines[: max(0, height - len(footer))]
+    return body + [[] for _ in range(height - len(body) - len(footer))] + footer
+
+
+# ------------------------------------------------------------------ overlays
+
+
+def help_lines(ui: Console) -> list[str]:
+    """The help overlay: keys, then the table's rules in brief."""
+    from lanmatch.console.quick import HELP, TABLE_HELP
+
+    if ui.screen in ("hosts", "rooms", "form", "connecting"):
+        return [
+            "The lobby",
+            "",
+            "Hosts on your network appear as they are found (mDNS); each is",
+            "checked over TCP before it is listed. Enter opens a host; Tab types",
+            "an address (HOST:PORT) instead.",
+            "At a host: Enter takes a seat in the room, w watches it, n opens",
+            "the form for a new room (game, table, options, seats, clock,",
+            "mode, bots, password), r refreshes, Esc goes back to the hosts.",
+            "The room's creator starts the game with s: bots fill empty seats.",
+            "",
+            "Any key closes this help.",
+        ]
+    game = ui.game
+    keys = [
+        "Keys",
+        "←/→ or a number  choose a card      Enter  play it",
+        "d  draw (or take a penalty pile)    Tab    every move you have",
+        "p  PLAY the card you drew           k      KEEP it",
+        "s  pass                             n      name a color",
+        "c  call your last card              x      catch a rival",
+        "a  accept a +4                      !      challenge a +4",
+        "r  rematch when the game is over    q      leave the table",
+    ]
+    if game == "dominoes":
+        keys = [
+            "Keys",
+            "←/→ or a number  choose a tile      Enter  play it (then l/r: which end)",
+            "d  draw from the boneyard           s      pass (the boneyard is empty)",
+            "Tab  every move you have            r      rematch at the end",
+            "q  leave the table",
+        ]
+    rules = list(HELP["dominoes" if game == "dominoes" else "colormatch"])
+    if game != "dominoes" and ui.table in TABLE_HELP:
+        rules.append(TABLE_HELP[ui.table])
+    page = "dominoes" if game == "dominoes" else ui.table
+    out = [*keys, "", "The rules in brief"]
+    for text in rules:
+        out += textwrap.wrap(text, 68)
+    out += [f"Every rule of this table: docs/rules/{page}.md", "", "Any key closes this help."]
+    return out
+
+
+def _box(title: str, body: list[Line], width: int) -> list[Line]:
+    inner = min(max([line_len(b) + 1 for b in body] + [len(title) + 4]), width - 2)
+    title = title[: max(0, inner - 4)]
+    out = [[("class:box", "┌─ " + title + " " + "─" * max(0, inner - len(title) - 3) + "┐")]]
+    for b in body:
+        out.append([("class:box", "│")] + pad(b, inner, "class:box.body") + [("class:box", "│")])
+    out.append([("class:box", "└" + "─" * inner + "┘")])
+    return out
+
+
+def _compose(base: list[Line], box: list[Line], width: int, height: int) -> list[Line]:
+    h = len(box)
+    w = max(line_len(b) for b in box)
+    top = max(1, (height - h) // 2)
+    left = max(0, (width - w) // 2)
+    out = list(base)
+    for k, b in enumerate(box):
+        r = top + k
+        if r >= len(out):
+            break
+        cells = _cells(pad(out[r], width))
+        bc = _cells(b)[: width - left]
+        cells[left : left + len(bc)] = bc
+        out[r] = _group(cells)
+    return out
+
+
+def overlay_box(ui: Console, width: int, height: int = 24) -> list[Line] | None:
+    if ui.prompt is not None:
+        p = ui.prompt
+        shown = ("•" * len(p.value) if p.secret else p.value) + "█"
+        return _box(p.title, [_plain(" " + shown + " " * 24), _plain(" Enter confirm · Esc cancel", "class:dim")], width)
+    if ui.overlay == "help":
+        lines = help_lines(ui)
+        room = max(3, height - 3)  # the box's borders and the title bar
+        if len(lines) > room:  # a short terminal: the keys first, the rules as far as they go
+            lines = [*lines[: room - 2], "… more in docs/rules/ · any key closes this help", ""][:room]
+        return _box("Help", [_plain(" " + x) for x in lines], width)
+    if ui.overlay == "confirm_leave":
+        return _box("Leave the room?", [_plain(" Give your seat up? A bot plays it from now on."),
+                                        _plain(" y leave · any other key stays", "class:dim")], width)
+    if ui.overlay == "confirm_quit":
+        what = (" Leave the table? The game ends with you." if ui.kind == "play" else
+                " Leave? Your seat stays yours: the clock plays it until you come back.")
+        return _box("Leave?", [_plain(what),
+                               _plain(" y leave · any other key stays", "class:dim")], width)
+    if ui.picker is not None:
+        pk = ui.picker
+        body = []
+        for k, (hot, label, _intent) in enumerate(pk.options):
+            sel = k == pk.sel
+            hint = (f"{k + 1}" + (f"/{hot}" if hot else "")) if pk.numbered else hot
+            body.append([("class:sel" if sel else "", f" {'▶' if sel else ' '} {hint:<4}")]
+                        + ansi_fragments(label, "class:sel" if sel else ""))
+        body.append(_plain(" ↑↓ choose · Enter or its key picks · Esc cancel", "class:dim"))
+        return _box(pk.title, body, width)
+    return None
+
+
+# ------------------------------------------------------------------ the screen
+
+
+SCREENS = {
+    "table": table_screen,
+    "waiting": waiting_screen,
+    "connecting": connecting_screen,
+    "hosts": hosts_screen,
+    "rooms": rooms_screen,
+    "form": form_screen,
+}
+
+
+def render_screen(ui: Console, now: float, width: int = 80, height: int = 24) -> list[Line]:
+    """The whole screen: exactly `height` lines, none wider than `width`."""
+    width = max(20, width)
+    height = max(5, height)
+    screen = ui.screen if not (ui.screen == "table" and ui.view is None) else "waiting"
+    lines = SCREENS[screen](ui, now, width, height)
+    lines = [cut(x, width) for x in lines[:height]] + [[] for _ in range(height - len(lines))]
+    box = overlay_box(ui, width, height)
+    if box is not None:
+        lines = _compose(lines, box, width, height)
+    return lines

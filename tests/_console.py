@@ -1,0 +1,130 @@
+"""Helpers shared by the console tests: rigged Color Match deals, a real
+terminal through tmux, and model views from the engine.
+
+`rigged` deals fixed 7-card hands (and the rest of the deck in order);
+`to_seat0` plays first legal actions until seat 0 has the turn. `Tmux` runs a
+command in a private tmux server (its own socket, killed at the end) and reads
+the screen with `capture-pane`; every wait is bounded in time.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+import uuid
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from lanmatch.rules import new_game
+from lanmatch.rules.cards import classic_deck, day_faces, night_faces, siege_deck, standard_deck
+
+NEED_TMUX = pytest.mark.skipif(
+    shutil.which("tmux") is None,
+    reason="TMUX IS NOT INSTALLED: the real-terminal console test did not run (.ci/run installs it)",
+)
+
+
+# ------------------------------------------------------------------ rigging
+
+
+def _rest(full: list[str], used: list[str]) -> list[str]:
+    left = Counter(full) - Counter(used)
+    out = []
+    for c in full:
+        if left[c]:
+            left[c] -= 1
+            out.append(c)
+    return out
+
+
+def rigged(table: str, hands: list[list[str]], starter: str, *, first: int, pile: tuple = ()):
+    """A game at `table` dealing `hands` (7 cards each), `starter`, then `pile`."""
+    head = [c for h in hands for c in h] + [starter, *pile]
+    if table == "daynight":
+        pairs = [c.split("/") for c in head]
+        days = _rest(day_faces(), [p[0] for p in pairs])
+        nights = _rest(night_faces(), [p[1] for p in pairs])
+        deck = head + [f"{d}/{n}" for d, n in zip(days, nights, strict=True)]
+    else:
+        full = {"classic": classic_deck, "siege": siege_deck}.get(table, standard_deck)()
+        deck = head + _rest(full, head)
+    return new_game("colormatch", table=table, players=len(hands), seed=1, deck=deck, first_seat=first)
+
+
+def to_seat0(g, limit: int = 400) -> None:
+    """Play the first legal action of whoever acts until seat 0 has the turn."""
+    for _ in range(limit):
+        if g.outcome is not None:
+            return
+        v = g.view(0)
+        if v["turn"] == 0:
+            return
+        seat = v["turn"]
+        g.act(seat, g.legal_actions(seat)[0])
+
+
+# ------------------------------------------------------------------ a real terminal
+
+
+class Tmux:
+    """One command in a private tmux server: `with Tmux(cmd, env) as t: t.wait_for(...)`."""
+
+    def __init__(self, cmd: str, env: dict[str, str], *, width: int = 80, height: int = 24):
+        self.sock = f"lanmatch-test-{uuid.uuid4().hex[:8]}"
+        self.name = "t"
+        self.cmd = cmd
+        self.env = env
+        self.size = (width, height)
+        self.base = ["tmux", "-L", self.sock, "-f", "/dev/null"]
+
+    def __enter__(self) -> Tmux:
+        w, h = self.size
+        subprocess.run([*self.base, "new-session", "-d", "-x", str(w), "-y", str(h), "-s", self.name, self.cmd],
+                       env=self.env, check=True, timeout=10)
+        subprocess.run([*self.base, "set-option", "-t", self.name, "remain-on-exit", "on"], check=True, timeout=5)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=10)
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run([*self.base, "send-keys", "-t", self.name, *keys], check=True, timeout=5)
+
+    def screen(self) -> str:
+        return pane(self.sock, self.name)
+
+    def wait_for(self, pred, timeout: float = 10.0) -> str:
+        return wait_for(self.sock, self.name, pred, timeout)
+
+    def wait_for_exit_line(self, text: str, timeout: float = 10.0) -> str:
+        """Wait until `text` was printed, in the visible screen or the history
+        (tmux's "Pane is dead" notice may scroll the last line away)."""
+        return wait_for(self.sock, self.name, lambda s: text in s, timeout, history=True)
+
+
+def pane(sock: str, name: str, history: bool = False) -> str:
+    extra = ["-S", "-"] if history else []
+    r = subprocess.run(
+        ["tmux", "-L", sock, "capture-pane", "-p", *extra, "-t", name], capture_output=True, text=True, timeout=5
+    )
+    return r.stdout
+
+
+def wait_for(sock: str, name: str, pred, timeout: float = 10.0, history: bool = False) -> str:
+    """Poll the screen until `pred(screen)` holds; fails after `timeout` seconds, showing the screen."""
+    deadline = time.monotonic() + timeout
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = pane(sock, name, history)
+        if pred(screen):
+            return screen
+        time.sleep(0.1)
+    raise AssertionError(f"the screen never got there; it shows:\n{screen}")
+
+
+def line_starting(screen: str, start: str) -> str:
+    """The first line of `screen` that starts with `start` ('' if none)."""
+    return next((ln for ln in screen.splitlines() if ln.startswith(start)), "")

@@ -1,0 +1,566 @@
+"""The full-screen console's model and screen, without a terminal.
+
+`Console` (lanmatch/console/model.py) is fed real engine views, passed
+through the wire encoding as the host sends them, and driven key by key;
+`render_screen` draws it at 80x24 (and other sizes) as text. What a key sends
+is checked against the engine's legal actions, and every table's specials are
+checked on the screen.
+"""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+from _console import rigged, to_seat0
+
+from lanmatch.console.model import Console, HostRow
+from lanmatch.console.screen import render_screen, screen_text, short_card
+from lanmatch.protocol import view_from_wire, view_to_wire
+from lanmatch.rules import new_game
+from lanmatch.rules.cards import describe
+
+ROOM = "Test table"
+
+
+def wire(view: dict) -> dict:
+    """The view as a peer receives it (msgpack and back, `far` keys restored)."""
+    return view_from_wire(msgpack.unpackb(msgpack.packb(view_to_wire(view)), strict_map_key=True))
+
+
+def room_msg(n: int, *, game: str = "colormatch", table: str | None = "classic", state: str = "playing",
+             creator: int | None = None, tally: dict | None = None, games: int = 1) -> dict:
+    seats = [{"seat": 0, "name": "Ann", "kind": "person", "connected": True}]
+    seats += [{"seat": s, "name": f"Bot {s} (medium)", "kind": "bot", "connected": True} for s in range(1, n)]
+    return {"type": "room", "room": {
+        "name": ROOM, "game": game, "table": table, "free": 0, "state": state, "clock": 30, "mode": "single",
+        "password": False, "bots": "medium", "seats": seats, "options": {}, "spectators": 0, "games": games,
+        "creator": creator, "tally": tally or {"wins": [0] * n, "points": [0] * n}}}
+
+
+def push(ui: Console, g, now: float = 0.0, timers: list | None = None, seat: int = 0) -> dict:
+    """Send seat `seat`'s current view of engine game `g` to the model."""
+    v = g.view(seat)
+    msg = {"type": "view", "seq": 1, "room": ROOM, "state_id": v["step"], "view": wire(v),
+           "legal": g.legal_actions(seat) if g.outcome is None else [],
+           "timers": timers if timers is not None else [{"seat": v.get("turn"), "kind": "move", "left": 30.0}],
+           "autopilot": []}
+    ui.on_message(msg, now)
+    return msg
+
+
+def seated_ui(g, *, game: str = "colormatch", table: str | None = "classic", kind: str = "play",
+              creator: int | None = None) -> Console:
+    ui = Console("Ann", kind=kind)
+    n = len(g.view(0)["counts"])
+    ui.on_message({"type": "seated", "room": ROOM, "seat": 0, "token": "0" * 32}, 0.0)
+    ui.on_message(room_msg(n, game=game, table=table, creator=creator), 0.0)
+    push(ui, g)
+    return ui
+
+
+def text(ui: Console, now: float = 0.0, width: int = 80, height: int = 24) -> str:
+    lines = render_screen(ui, now, width, height)
+    assert len(lines) == height
+    out = screen_text(lines)
+    assert all(len(x) <= width for x in out.splitlines()), out
+    return out
+
+
+def select(ui: Console, code: str) -> None:
+    ui.sel = [i.code for i in ui.hand()].index(code)
+
+
+def acts(intents: list) -> list[dict]:
+    return [i[1] for i in intents if i[0] == "act"]
+
+
+# ------------------------------------------------------------------ keys at the table
+
+
+def test_arrows_and_digits_move_the_selection_and_enter_plays_it_with_the_state_id():
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    to_seat0(g)
+    ui = seated_ui(g)
+    hand = [i.code for i in ui.hand()]
+    assert sorted(hand) == sorted(g.view(0)["hand"])
+    first = ui.sel
+    assert ui.hand()[first].playable, "a new turn starts on a playable card"
+    ui.press("right")
+    assert ui.sel == (first + 1) % len(hand)
+    ui.press("left")
+    ui.press("left")
+    assert ui.sel == (first - 1) % len(hand)
+    ui.press("3")
+    assert ui.sel == 2
+    select(ui, next(i.code for i in ui.hand() if i.playable and i.code[0] != "W"))
+    intents = ui.press("enter")
+    item = ui.selected()
+    assert intents == [("act", item.plays[0], g.view(0)["step"])]
+    assert item.plays[0] in g.legal_actions(0)
+
+
+def test_two_digits_pick_a_card_past_the_ninth():
+    g = rigged("classic", [["R1", "R2", "R3", "R4", "R5", "R6", "R7"], ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"]],
+               "B9", first=0, pile=("G1", "G2", "G3", "G4", "G5"))
+    for _ in range(5):  # seat 0 draws unplayable cards; seat 1 draws too
+        g.act(0, {"type": "draw"})
+        g.act(1, {"type": "draw"})
+    ui = seated_ui(g)
+    assert len(ui.hand()) == 12
+    ui.press("1")
+    assert ui.sel == 0
+    ui.press("2")
+    assert ui.sel == 11  # "1" then "2": the twelfth
+    ui.press("1")
+    ui.press("5")  # there is no 15th: "5" alone
+    assert ui.sel == 4
+    ui.press("0")
+    assert "no card" in ui.message
+
+
+def test_a_wild_opens_the_color_picker_and_a_color_key_names_the_color():
+    g = rigged("classic", [["W", "R2", "Y3", "G4", "B5", "B6", "G7"], ["Y1", "Y2", "G3", "B4", "B5", "G6", "Y7"]],
+               "R5", first=0)
+    ui = seated_ui(g)
+    select(ui, "W")
+    assert ui.press("enter") == []
+    assert ui.picker is not None and "name a color" in ui.picker.title
+    assert [label for _h, label, _i in ui.picker.options] == ["red ●", "yellow ◆", "green ▲", "blue ■"]
+    assert "red ●" in text(ui) and "Play Wild: name a color" in text(ui)
+    intents = ui.press("b")  # blue's key
+    assert acts(intents) == [{"type": "play", "card": "W", "color": "B"}]
+    assert ui.picker is None
+
+
+def test_draw_play_and_keep_keys_at_classic():
+    g = rigged("classic", [["Y1", "Y2", "G3", "B4", "B5", "G6", "Y7"], ["Y3", "G1", "G2", "B1", "B2", "Y4", "B3"]],
+               "R5", first=0, pile=("R7",))
+    ui = seated_ui(g)
+    assert acts(ui.press("d")) == [{"type": "draw"}]
+    g.act(0, {"type": "draw"})
+    push(ui, g)
+    assert "You drew red ● 7: p PLAY it, k KEEP it" in text(ui)
+    assert acts(ui.press("p")) == [{"type": "play", "card": "R7"}]
+    push(ui, g)  # the same state again: a second key is not sent twice
+    assert ui.press("k") == []
+    ui.sent_sid = None
+    assert acts(ui.press("k")) == [{"type": "keep"}]
+
+
+def test_accept_and_challenge_keys_at_standard_and_pass_after_a_draw():
+    g = rigged("standard", [["Y1", "Y2", "G3", "B4", "B5", "G6", "Y7"], ["Y3", "G1", "G2", "B1", "B2", "Y4", "B3"],
+                            ["W+4", "G4", "B6", "Y5", "G5", "B7", "Y6"]], "R5", first=2)
+    g.act(2, {"type": "play", "card": "W+4", "color": "B"})
+    ui = seated_ui(g, table="standard")
+    screen = text(ui)
+    assert "A +4 waits on you: a accepts it (draw 4), ! challenges it" in screen
+    assert "a accept" in screen and "! challenge" in screen
+    assert acts(ui.press("!")) == [{"type": "challenge"}]
+    ui.sent_sid = None
+    assert acts(ui.press("a")) == [{"type": "accept"}]
+    g2 = rigged("toll", [["Y1", "Y2", "G3", "B4", "B5", "G6", "Y7"], ["Y3", "G1", "G2", "B1", "B2", "Y4", "B3"]],
+                "R5", first=0, pile=("R7",))
+    g2.act(0, {"type": "draw"})
+    ui2 = seated_ui(g2, table="toll")
+    assert "p PLAY it, s PASS it" in text(ui2)
+    assert acts(ui2.press("s")) == [{"type": "pass"}]
+
+
+def test_call_and_catch_keys_at_cards():
+    hands = [["R1", "R2", "R3", "R4", "R5", "R6", "R7"], ["R1", "R2", "R3", "R4", "R5", "R6", "R7"]]
+    g = rigged("cards", hands, "R8", first=0)
+    for card in ("R1", "R2", "R3", "R4", "R5"):
+        g.act(0, {"type": "play", "card": card})
+        g.act(1, {"type": "play", "card": card})
+    g.act(0, {"type": "play", "card": "R6"})
+    ui = seated_ui(g, table="cards")
+    push(ui, g, timers=[{"seat": 0, "kind": "call", "left": 2.6}])
+    screen = text(ui)
+    assert "ONE CARD left: press c to call it (3 s)!" in screen
+    assert "last card: may call" in screen and "call 3 s" in screen
+    assert acts(ui.press("c")) == [{"type": "call"}]
+    g.act(0, {"type": "call"})
+    g.act(1, {"type": "play", "card": "R6"})
+    g.act(1, {"type": "expire", "penalty": False})  # Bot 1 did not call
+    push(ui, g)
+    screen = text(ui)
+    assert "did not call: catch!" in screen and "x catch" in screen
+    assert acts(ui.press("x")) == [{"type": "catch", "seat": 1}]
+
+
+def test_an_unplayable_card_or_another_seats_turn_is_told_in_one_line():
+    g = rigged("classic", [["R1", "Y2", "G3", "B4", "B5", "G6", "Y7"], ["Y3", "G1", "G2", "B1", "B2", "Y4", "B3"]],
+               "R5", first=0)
+    ui = seated_ui(g)
+    select(ui, "Y2")
+    assert ui.press("enter") == []
+    assert ui.message == "yellow ◆ 2 does not match red ● 5 (color red ●): pick a [bracketed] card."
+    g.act(0, {"type": "play", "card": "R1"})
+    push(ui, g)
+    assert ui.press("enter") == [] and ui.press("d") == []
+    assert ui.message == "Not your turn: waiting for Bot 1 (medium)."
+    assert "Waiting for Bot 1 (medium)…" in text(ui)
+
+
+def test_rejections_and_errors_are_a_short_message_and_allow_another_try():
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    to_seat0(g)
+    ui = seated_ui(g)
+    first = ui.press("enter")
+    assert first and ui.press("enter") == []  # sent once per state
+    ui.on_message({"type": "rejected", "code": "illegal", "reason": "Not that one.", "state_id": 4}, 1.0)
+    assert ui.message == "Refused: Not that one."
+    assert ui.press("enter") == first  # may try again
+    ui.on_message({"type": "error", "code": "replaced", "message": "Your seat was taken over.", "fatal": True,
+                   "ref": None}, 1.0)
+    assert ui.message == "Disconnected: Your seat was taken over."
+    assert "Disconnected: Your seat was taken over." in text(ui)
+
+
+def test_tab_lists_every_move_and_a_digit_picks_one():
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    to_seat0(g)
+    ui = seated_ui(g)
+    ui.press("tab")
+    legal = g.legal_actions(0)
+    assert ui.picker is not None and len(ui.picker.options) == len(legal)
+    assert "All your moves" in text(ui)
+    assert acts(ui.press(str(len(legal)))) == [legal[-1]]
+
+
+def test_dominoes_tile_that_fits_both_ends_asks_which_end():
+    g = new_game("dominoes", players=2, seed=7)
+    for _ in range(300):
+        v = g.view(0)
+        if v["turn"] == 0 and v["line"]:
+            ends = {a.get("end") for a in g.legal_actions(0) if a["type"] == "play"}
+            tiles = [a["tile"] for a in g.legal_actions(0) if a["type"] == "play"]
+            if ends == {"left", "right"} and any(tiles.count(t) == 2 for t in tiles):
+                break
+        g.act(v["turn"], g.legal_actions(v["turn"])[-1])
+    else:
+        pytest.fail("no two-ended play came up")
+    ui = seated_ui(g, game="dominoes", table=None)
+    tile = next(t for t in tiles if tiles.count(t) == 2)
+    select(ui, tile)
+    assert ui.press("enter") == []
+    assert ui.picker is not None and "which end" in ui.picker.title
+    assert acts(ui.press("r")) == [{"type": "play", "tile": tile, "end": "right"}]
+
+
+# ------------------------------------------------------------------ overlays and leaving
+
+
+def test_help_overlay_and_leaving_asks_first_during_a_game():
+    g = new_game("colormatch", table="siege", players=3, seed=3)
+    to_seat0(g)
+    ui = seated_ui(g, table="siege")
+    ui.press("?")
+    screen = text(ui)
+    assert "Keys" in screen and "A Shield cancels" in screen and "docs/rules/siege.md" in screen
+    ui.press("x")
+    assert ui.overlay is None
+    assert ui.press("q") == [] and "Leave the table?" in text(ui)
+    assert ui.press("n") == [] and ui.overlay is None
+    ui.press("q")
+    assert ui.press("y") == [("quit",)]
+    assert ui.press("c-c") == [("quit",)]
+
+
+# ------------------------------------------------------------------ every table's specials on screen
+
+
+def test_classic_penalty_pile_on_screen():
+    hands = [["R+2", "Y1", "Y2", "G3", "B4", "B5", "G6"], ["R+2", "Y3", "G1", "G2", "B1", "B2", "Y4"],
+             ["B+2", "Y5", "G4", "B3", "Y6", "G5", "B6"]]
+    g = rigged("classic", hands, "R5", first=1)
+    g.act(1, {"type": "play", "card": "R+2"})
+    g.act(2, {"type": "play", "card": "B+2"})
+    ui = seated_ui(g)
+    screen = text(ui)
+    assert "Penalty waiting: 4 cards (+2 pile) on You" in screen
+    assert "Penalty pile of 4 on you: Enter answers with red ● +2, d draws it (30 s)." in screen
+    assert "[red ● +2]" in screen  # the one card that answers it is marked
+    assert "Bot 2 (medium) played blue ■ +2" in screen
+
+
+def test_classic_bomb_fuse_and_one_card_banner_on_screen():
+    hands = [["R1", "R2", "R3", "R4", "R5", "R6", "R7"], ["R1", "R2", "R3", "R4", "R5", "R6", "RB"]]
+    g = rigged("classic", hands, "R8", first=0)
+    for card in ("R1", "R2", "R3", "R4", "R5"):
+        g.act(0, {"type": "play", "card": card})
+        g.act(1, {"type": "play", "card": card})
+    g.act(0, {"type": "play", "card": "R6"})
+    g.act(1, {"type": "play", "card": "RB"})
+    screen = text(seated_ui(g))
+    assert "Bomb fuse: 3 hand-offs left" in screen
+    assert "*** ONE CARD: You, Bot 1 (medium) ***" in screen
+    assert "ONE CARD!" in screen
+
+
+def test_siege_standing_shield_on_screen():
+    g = rigged("siege", [["Y1", "Y2", "G3", "B4", "B5", "G6", "Y7"], ["RH", "Y3", "G1", "G2", "B1", "B2", "Y4"]],
+               "R5", first=1)
+    g.act(1, {"type": "play", "card": "RH"})
+    screen = text(seated_ui(g, table="siege"))
+    assert "Shields standing: Bot 1 (medium)" in screen
+    assert "Bot 1 (medium)  6 cards  Shield standing" in screen
+
+
+def test_daynight_face_far_faces_and_midnight_clock_on_screen():
+    hands = [["R1/P1", "R2/P2", "Y3/T3", "G4/O4", "B5/V5", "Y6/T6", "G7/O7"],
+             ["WC/P+5", "R3/TA", "G1/V9", "G2/O8", "B1/P9", "B2/T9", "Y4/V8"],
+             ["R4/O5", "Y5/P4", "G5/V4", "B6/T4", "Y7/O6", "G6/P6", "B7/V7"]]
+    g = rigged("daynight", hands, "R5/V3", first=1)
+    g.act(1, {"type": "play", "card": "WC", "color": "R"})
+    to_seat0(g)
+    ui = seated_ui(g, table="daynight")
+    screen = text(ui)
+    assert "Face up: the DAY side" in screen
+    assert "Midnight Clock: the table turns over in" in screen
+    for s, faces in g.view(0)["far"].items():
+        line = next(x for x in screen.splitlines() if f"Bot {s} (medium)" in x and "far:" in x)
+        for face in faces:
+            assert short_card(face, "daynight") in line  # e.g. ◇4: teal, its shape kept
+    assert "◇4" in screen  # Bot 2's far face of its blue ■ 6, whose day face stays hidden
+    assert describe("B6", "daynight") not in screen
+
+
+def test_toll_palette_names_and_standard_shown_hand_on_screen():
+    g = rigged("toll", [["RS", "R+2", "W", "W+4", "RR", "Y1", "G2"], ["Y3", "G1", "G3", "B1", "B2", "Y4", "B3"]],
+               "R5", first=0)
+    screen = text(seated_ui(g, table="toll"))
+    for words in ("[Rose ● Bypass]", "[Rose ● Toll 2]", "[Rose ● Flip]", "[Shift]", "[Toll 4]", "Color Match · Toll"):
+        assert words in screen, words
+    hands = [["Y1", "Y2", "G3", "B4", "B5", "G6", "Y7"], ["Y3", "G1", "G2", "B1", "B2", "Y4", "B3"],
+             ["W+4", "G4", "B6", "Y5", "G5", "B7", "R6"]]
+    g = rigged("standard", hands, "R5", first=2)
+    g.act(2, {"type": "play", "card": "W+4", "color": "B"})
+    g.act(0, {"type": "challenge"})
+    screen = text(seated_ui(g, table="standard"))
+    assert "You saw Bot 2 (medium)'s hand:" in screen
+
+
+def test_dominoes_line_ends_boneyard_rack_and_match_score_on_screen():
+    g = new_game("dominoes", players=3, seed=7)
+    for _ in range(200):
+        v = g.view(0)
+        if v["turn"] == 0 and v["line"]:
+            break
+        g.act(v["turn"], g.legal_actions(v["turn"])[0])
+    ui = seated_ui(g, game="dominoes", table=None)
+    screen = text(ui)
+    v = g.view(0)
+    assert f"Open ends: left {v['ends'][0]} · right {v['ends'][1]}" in screen
+    assert f"Boneyard: {v['boneyard']} tiles" in screen
+    assert "score 0" in screen and "first to 100" in screen
+    assert f"Your rack: {len(v['hand'])} tiles, {v['pips']} pips" in screen
+    for tile in v["line"]:
+        a, b = tile.split("-")
+        assert f"[{a}|{b}]" in screen
+    for tile in v["hand"]:
+        a, b = tile.split("-")
+        assert f"{a}|{b}" in screen
+
+
+def test_the_clocks_count_down_from_the_time_the_view_arrived():
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    to_seat0(g)
+    ui = seated_ui(g)
+    push(ui, g, now=100.0, timers=[{"seat": 0, "kind": "move", "left": 29.6}])
+    assert "Your move (30 s)" in text(ui, 100.0)
+    assert "Your move (26 s)" in text(ui, 103.2)
+    later = text(ui, 110.0)
+    assert "Your move (20 s)" in later and " 20 s" in later.splitlines()[1]
+    assert "Your move (0 s)" in text(ui, 200.0)
+
+
+def test_the_log_tells_each_move_once_in_words():
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    ui = seated_ui(g)
+    n = len(ui.log)
+    push(ui, g)  # the same events again: nothing new
+    assert len(ui.log) == n and ui.log[0].startswith("Round 1 dealt")
+    to_seat0(g)
+    push(ui, g)
+    assert len(ui.log) > n
+    assert all("R" + "5" not in line.split() for line in ui.log)  # cards in words, never codes
+
+
+def test_end_of_a_game_shows_the_scores_the_standing_and_the_rematch_key():
+    hands = [["R1", "R2", "R3", "R4", "R5", "R6", "R7"], ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"]]
+    g = rigged("classic", hands, "R8", first=0)
+    for card in ("R1", "R2", "R3", "R4", "R5", "R6", "R7"):
+        g.act(0, {"type": "play", "card": card})
+        if g.outcome is None:
+            g.act(1, {"type": "draw"})
+            if g.view(1)["phase"] == "drawn":
+                g.act(1, {"type": "keep"})
+    assert g.outcome is not None
+    ui = seated_ui(g)
+    ui.on_message(room_msg(2, state="over", creator=0, tally={"wins": [1.0, 0.0], "points": [30, 0]}, games=2), 1.0)
+    screen = text(ui)
+    assert "You won!" in screen and "Points:" in screen
+    assert "This room after 2 games: You 2 won" in screen
+    assert "r rematch" in screen
+    assert ui.press("r") == [("send", "rematch", {})]
+    ui.on_message(room_msg(2, state="over", creator=1), 1.0)
+    assert ui.press("r") == [] and "creator" in ui.message
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (100, 30), (60, 16)])
+def test_every_screen_fits_the_terminal(size):
+    width, height = size
+    g = new_game("colormatch", table="daynight", players=6, seed=11)
+    to_seat0(g)
+    ui = seated_ui(g, table="daynight")
+    text(ui, 0.0, width, height)
+    ui.press("?")
+    text(ui, 0.0, width, height)
+    lobby = Console("Ann")
+    lobby.set_hosts([HostRow("Kitchen", "10.0.0.2", 7070, "2", "3", "colormatch,dominoes", True)])
+    for screen in ("hosts", "rooms", "form", "connecting"):
+        lobby.screen = screen
+        text(lobby, 0.0, width, height)
+
+
+def test_a_big_hand_switches_to_short_cards_and_keeps_the_selection_in_view():
+    g = new_game("colormatch", table="classic", players=3, seed=5)
+    for _ in range(90):  # seat 0 draws and keeps until the hand is big
+        if g.outcome is not None or len(g.view(0)["hand"]) >= 19:
+            break
+        s = g.view(0)["turn"]
+        legal = g.legal_actions(s)
+        pick = next((a for a in legal if a["type"] in ("draw", "keep", "pass")), legal[0]) if s == 0 else legal[0]
+        g.act(s, pick)
+    assert g.outcome is None and len(g.view(0)["hand"]) >= 19
+    ui = seated_ui(g)
+    ui.sel = len(ui.hand()) - 1
+    assert "red ● 0" in text(ui)  # at 80x24 the hand fits in words
+    lines = text(ui, 0.0, 80, 16).splitlines()  # a short terminal: short cards, the selection in view
+    at = next(k for k, line in enumerate(lines) if "Your hand:" in line)
+    chips = "\n".join(lines[at + 1 : -3])
+    assert "▶" in chips and "■" in chips and "blue ■" not in chips
+    assert f"Your hand: {len(ui.hand())} cards" in lines[at]
+
+
+# ------------------------------------------------------------------ the lobby
+
+
+def test_hosts_list_the_address_field_and_connecting():
+    ui = Console("Ann")
+    assert ui.screen == "hosts" and "Looking for hosts" in text(ui)
+    ui.set_hosts([HostRow("Kitchen", "10.0.0.2", 7070, "2", "3", "colormatch,dominoes", True),
+                  HostRow("Attic", "10.0.0.3", 7071, "0", "0", "dominoes", False)])
+    screen = text(ui)
+    assert "Attic" in screen and "Kitchen" in screen and "Color Match, Dominoes" in screen
+    ui.press("down")
+    assert ui.press("enter") == [("connect", "10.0.0.2", 7070, "Kitchen")]
+    assert ui.screen == "connecting"
+    ui.press("escape")
+    assert ui.screen == "hosts"
+    ui.press("tab")
+    for ch in "nowhere":
+        ui.press(ch)
+    assert ui.press("enter") == [] and "HOST:PORT" in ui.message
+    for _ in "nowhere":
+        ui.press("backspace")
+    for ch in "127.0.0.1:7070":
+        ui.press(ch)
+    assert ui.press("enter") == [("connect", "127.0.0.1", 7070, "127.0.0.1:7070")]
+
+
+def test_rooms_a_seat_a_password_and_joining():
+    ui = Console("Ann")
+    ui.begin_connect("10.0.0.2", 7070, "Kitchen")
+    ui.on_message({"type": "welcome", "seq": 1, "protocol": 1, "host": "Kitchen", "server": "x"}, 0.0)
+    assert ui.screen == "rooms"
+    rooms = [{"name": "Open", "game": "colormatch", "table": "siege", "seats": 4, "free": 3, "state": "open",
+              "clock": 60, "mode": "single", "password": False, "bots": "medium"},
+             {"name": "Locked", "game": "dominoes", "table": None, "seats": 2, "free": 1, "state": "open",
+              "clock": 90, "mode": "single", "password": True, "bots": "hard"}]
+    ui.on_message({"type": "rooms", "rooms": rooms}, 0.0)
+    screen = text(ui)
+    assert "Color Match · Siege" in screen and "Locked" in screen and "+ create a new room" in screen
+    assert ui.press("enter") == []
+    assert ui.picker is not None and ui.picker.title == "A seat at Open"
+    assert ui.press("2") == [("send", "join", {"room": "Open", "seat": 2})]
+    ui.press("down")
+    ui.press("enter")  # Locked: its password first
+    assert ui.prompt is not None and ui.prompt.secret
+    for ch in "pw":
+        ui.press(ch)
+    assert "••█" in text(ui)
+    ui.press("enter")
+    assert ui.press("f") == [("send", "join", {"room": "Locked", "password": "pw"})]
+    assert ui.press("w") == [("send", "watch", {"room": "Locked"})]
+    ui.on_message({"type": "seated", "room": "Open", "seat": 2, "token": "1" * 32}, 0.0)
+    ui.on_message(room_msg(4, table="siege", state="open", creator=0), 0.0)
+    assert ui.screen == "waiting"
+    assert ui.press("s") == [] and "creator" in ui.message
+    assert ui.press("L") == [("send", "leave", {})]
+
+
+def test_the_create_room_form_builds_the_create_message():
+    ui = Console("Ann")
+    ui.begin_connect("10.0.0.2", 7070, "Kitchen")
+    ui.on_message({"type": "welcome", "seq": 1, "protocol": 1, "host": "Kitchen", "server": "x"}, 0.0)
+    ui.press("n")
+    assert ui.screen == "form"
+    f = ui.form
+    for _ in range(len(f.name)):
+        ui.press("backspace")
+    for ch in "Kitchen table":
+        ui.press(ch)
+    ui.press("down")  # game
+    ui.press("down")  # table: classic -> standard
+    ui.press("right")
+    assert "option stacking" in text(ui)
+    ui.press("down")  # stacking on
+    ui.press("right")
+    for _ in range(3):
+        ui.press("down")  # jump_in, seven_o, seats
+    ui.press("left")  # 4 -> 3 seats
+    ui.press("down")  # clock: default -> 15 -> 20
+    ui.press("right")
+    ui.press("right")
+    ui.press("down")  # mode: single -> match
+    ui.press("right")
+    ui.press("down")  # stake (practice only)
+    ui.press("down")  # bots: medium -> hard
+    ui.press("right")
+    ui.press("down")  # password
+    for ch in "pw":
+        ui.press(ch)
+    screen = text(ui)
+    assert "practice" in screen and "Kitchen table" in screen
+    assert ui.press("enter") == [("send", "create", {
+        "room": "Kitchen table", "game": "colormatch", "seats": 3, "bots": "hard", "table": "standard",
+        "options": {"stacking": True}, "clock": 20, "mode": "match", "password": "pw"})]
+    assert ui.screen == "connecting"
+    ui.on_message({"type": "error", "code": "room_exists", "message": "There is already a room.", "fatal": False,
+                   "ref": "create"}, 0.0)
+    assert ui.screen == "form" and ui.message == "There is already a room."
+    ui.press("up")
+    ui.press("up")  # dominoes has no table row and no options
+    for _ in range(20):
+        if ui.form.current() == "game":
+            break
+        ui.press("up")
+    ui.press("right")
+    assert ui.form.rows() == ["name", "game", "seats", "clock", "stake", "bots", "password", "create"]
+
+
+def test_a_spectator_sees_the_table_without_a_hand_and_cannot_act():
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    to_seat0(g)
+    v = dict(g.view(0), seat=None, hand=[])
+    ui = Console("Ann", kind="join")
+    ui.on_message({"type": "watching", "room": ROOM}, 0.0)
+    ui.on_message(room_msg(3), 0.0)
+    ui.on_message({"type": "view", "room": ROOM, "state_id": v["step"], "view": wire(v), "legal": [], "timers": [],
+                   "autopilot": []}, 0.0)
+    screen = text(ui)
+    assert "Spectating" in screen and "You are watching this table." in screen
+    assert "Top card:" in screen and "Ann" in screen  # seat 0's name: not "You"
+    assert ui.press("enter") == [] and ui.press("d") == []
