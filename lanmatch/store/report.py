@@ -13,21 +13,13 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, TextIO
 
+from lanmatch.console.render import TABLE_TITLES
 from lanmatch.store.db import MatchSummary, Store, Tally
 from lanmatch.store.errors import StoreError
 from lanmatch.store.paths import db_path, default_data_dir
 from lanmatch.store.records import MatchRecord
 from lanmatch.store.replay import ReplayStep, iter_replay
 
-TABLE_TITLES = {
-    "classic": "Classic",
-    "standard": "Standard",
-    "toll": "Toll",
-    "daynight": "Day & Night",
-    "siege": "Siege",
-    "cards": "Color Cards",
-    "dominoes": "Dominoes",
-}
 BY_WORDS = {
     "move": "time ran out: the host played it",
     "autopilot": "autopilot",
