@@ -153,7 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
             "found on your network (mDNS) as they appear: their rooms, games, free\n"
             "seats and passwords; Tab types an address instead. At a host, pick a room\n"
             "and a seat, or create a room (game, table, options, seats, clock, mode,\n"
-            "bots, password). The room's creator starts the game and deals rematches."
+            "stake, bots, password). The room's creator starts the game and deals rematches.\n"
+            "Your profile (name and key, for coin rooms) is made on first use and kept\n"
+            "in $XDG_CONFIG_HOME/lanmatch/profile.json (default ~/.config/lanmatch)."
         ),
         epilog=(
             "examples:\n"
@@ -162,7 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
             f"\nErrors never show as a traceback: they are written to {log_file}"
         ),
     )
-    join.add_argument("--name", default=None, help="your name at the table (default: your login name)")
+    join.add_argument("--name", default=None,
+                      help="your name at the table and your profile's (default: the saved profile's, else your login name)")
     join.add_argument("--bind", default=None, metavar="ADDR", help="browse mDNS on this address only")
     join.add_argument("address", nargs="?", metavar="HOST:PORT", help="the host (default: browse mDNS)")
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import json
 import os
 import re
+import stat
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -22,12 +24,14 @@ from _console import NEED_TMUX, Tmux, line_starting
 from _net import LOOPBACK, start_host
 
 from lanmatch import cli
-from lanmatch.console.app import Session, build_app, join_net, play_net, run_session
+from lanmatch.console import app
+from lanmatch.console.app import Session, build_app, join_net, join_profile, play_net, run_session
 from lanmatch.console.model import Console
 from lanmatch.console.screen import render_screen, screen_text
 from lanmatch.net.client import BotNode
 from lanmatch.net.discovery import Browser
 from lanmatch.rules import new_game
+from lanmatch.store import Store
 
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
 
@@ -169,9 +173,14 @@ def test_the_screen_at_80x24_keeps_shapes_and_words_and_no_color_drops_the_color
 # ------------------------------------------------------------------ quick play over real TCP
 
 
-def test_quick_play_seats_you_deals_the_seeded_game_and_plays_your_keys():
+def test_quick_play_seats_you_deals_the_seeded_game_and_plays_your_keys(tmp_path, monkeypatch):
     """`lanmatch play --seed 3 --fast`, headless: an in-process host over TCP,
-    3 seats (you + 2 Medium bots), the deal of seed 3, and the moves you key."""
+    3 seats (you + 2 Medium bots), the deal of seed 3, and the moves you key.
+    Quick play is practice: no store, no profile, nothing written to the
+    user's data or config directories."""
+    for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME"):
+        (tmp_path / var).mkdir()
+        monkeypatch.setenv(var, str(tmp_path / var))
     args = play_args()
 
     async def script(session: Session, inp) -> None:
@@ -199,6 +208,9 @@ def test_quick_play_seats_you_deals_the_seeded_game_and_plays_your_keys():
     assert room.room.referee.seed == 3  # --seed 3: the deal of seed 3
     assert "Your hand:" in raw and "Top card:" in raw and "Recent moves" in raw
     assert session.quitting
+    assert session.host.store is None and session.profile is None and session.ui.balance is None
+    assert not session.ui.coins_host and "coins" not in raw
+    assert list((tmp_path / "XDG_DATA_HOME").iterdir()) == [] and list((tmp_path / "XDG_CONFIG_HOME").iterdir()) == []
 
 
 def test_quick_play_dominoes_with_two_seats_and_a_clock():
@@ -353,6 +365,115 @@ def test_a_dropped_connection_comes_back_to_the_same_seat_and_says_so():
     session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
     seats = holder["host"].rooms["R"].public()["seats"]
     assert seats[1]["name"] == "Ann"
+
+
+# ------------------------------------------------------------------ profiles and coin rooms
+
+
+def test_the_profile_file_is_made_once_with_mode_0600_and_another_name_gets_its_own(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    first, name, note = join_profile("Ann")
+    path = tmp_path / "config" / "lanmatch" / "profile.json"
+    assert name == "Ann" and note == "" and first == json.loads(path.read_text())
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert join_profile(None)[:2] == (first, "Ann")  # without --name: the saved profile and its name
+    assert join_profile("ann")[0] == first  # names match without regard to case
+    bea, name, _note = join_profile("Bea")  # another name: its own profile, the saved one kept
+    assert name == "Bea" and bea["key"] != first["key"] and json.loads(path.read_text()) == first
+    assert join_profile("Bea")[0] == bea
+    assert stat.S_IMODE(app.profile_file_for("Bea").stat().st_mode) == 0o600
+    none, name, note = join_profile("A name too long for profiles")
+    assert none is None and name == "A name too long for profiles" and "1-24 characters" in note
+
+
+def test_join_brings_its_profile_plays_a_coin_room_and_pays_the_stake_and_the_fee(tmp_path, monkeypatch):
+    """A host with a store on 127.0.0.1: the console says hello with its
+    profile (made now, 0600, under XDG_CONFIG_HOME), creates a coin room of
+    stake 50 with the form, confirms, starts with bots: the stake is posted
+    (1,000 -> 950, a line in the log); leaving warns, the second L leaves and
+    the fee is charged (950 -> 945)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    store = Store.open_dir(tmp_path / "data", lock=True, durable=False)
+    profile, name, _note = join_profile("Ann")
+    path = tmp_path / "config" / "lanmatch" / "profile.json"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        host = await start_host(nursery, store=store)
+        session.host = host
+        await join_net(session, nursery, argparse.Namespace(address=f"{LOOPBACK}:{host.port}", bind=None))
+
+    def make() -> Session:
+        session = Session(Console(name, kind="join"), net)
+        session.profile = profile
+        return session
+
+    async def script(session: Session, inp) -> None:
+        ui = session.ui
+        await until(lambda: ui.screen == "rooms" and ui.balance == 1000, "welcomed with 1,000 coins")
+        inp.send_text("n")
+        await until(lambda: ui.screen == "form", "the form")
+        inp.send_text("\x1b[B" * ui.form.rows().index("stake"))
+        await until(lambda: ui.form.current() == "stake", "the stake row")
+        inp.send_text("\x1b[C" * 3)  # practice -> 10 -> 25 -> 50
+        await until(lambda: ui.form.stake == 50, "a stake of 50")
+        inp.send_text("\r")
+        await until(lambda: ui.overlay == "confirm_stake", "create for a stake of 50?")
+        inp.send_text("\r")
+        await until(lambda: ui.screen == "waiting" and ui.seat == 0 and ui.room is not None, "the waiting room")
+        assert ui.room["kind"] == "coins" and ui.room["stake"] == 50 and ui.balance == 1000
+        inp.send_text("s")
+        await until(lambda: ui.screen == "table" and ui.balance == 950, "the stake posted")
+        assert "You posted the stake: -50 coins (balance 950)" in ui.log
+        assert "950 coins" in screen_text(render_screen(ui, 0.0)).splitlines()[0]
+        inp.send_text("L")
+        await until(lambda: ui.overlay == "confirm_leave", "the warning")
+        assert "forfeit, plus a fee of 5 coins" in screen_text(render_screen(ui, 0.0))
+        inp.send_text("L")
+        await until(lambda: ui.screen == "rooms" and ui.balance == 945, "left, the fee charged")
+        assert "-5 coins (balance 945)" in ui.message
+        inp.send_text("q")
+
+    try:
+        session, _raw = headless(make, script)
+        (ann,) = store.profiles()
+        assert ann.name == "Ann" and store.balance(ann.id) == 945
+        assert store.check() == []
+    finally:
+        store.close()
+
+
+def test_a_name_taken_at_the_host_is_one_line_and_leaves_practice_rooms(tmp_path, monkeypatch):
+    """Another machine's profile holds the name 'Ann' at this host: the
+    console is told in one line (with --name), keeps its connection and offers
+    practice only."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    store = Store.open_dir(tmp_path / "data", lock=True, durable=False)
+    store.profile("Ann", "f" * 32, 0.0)  # someone else's Ann
+    profile, name, _note = join_profile("Ann")
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        host = await start_host(nursery, store=store)
+        session.host = host
+        await join_net(session, nursery, argparse.Namespace(address=f"{LOOPBACK}:{host.port}", bind=None))
+
+    def make() -> Session:
+        session = Session(Console(name, kind="join"), net)
+        session.profile = profile
+        return session
+
+    async def script(session: Session, inp) -> None:
+        ui = session.ui
+        await until(lambda: ui.screen == "rooms" and "--name" in ui.message, "the refusal")
+        assert ui.message == "'Ann' is another player's name here: practice only. For coins: --name OTHER"
+        assert ui.coins_host and ui.balance is None and ui.form.stakes == ()
+        assert "No profile at this host (the name is another player's)" in screen_text(render_screen(ui, 0.0))
+        inp.send_text("q")
+
+    try:
+        headless(make, script)
+    finally:
+        store.close()
 
 
 # ------------------------------------------------------------------ errors

@@ -564,3 +564,186 @@ def test_a_spectator_sees_the_table_without_a_hand_and_cannot_act():
     assert "Spectating" in screen and "You are watching this table." in screen
     assert "Top card:" in screen and "Ann" in screen  # seat 0's name: not "You"
     assert ui.press("enter") == [] and ui.press("d") == []
+
+
+# ------------------------------------------------------------------ profiles and coin rooms
+
+
+def coin_lobby(balance: int | None = 1000, coins: bool = True) -> Console:
+    """A lobby at a host with a store (`coins`), welcomed with a profile holding `balance`."""
+    ui = Console("Ann")
+    ui.begin_connect("10.0.0.2", 7070, "Kitchen")
+    profile = {"name": "Ann", "balance": balance} if balance is not None else None
+    ui.on_message({"type": "welcome", "seq": 1, "protocol": 1, "host": "Kitchen", "server": "x", "coins": coins,
+                   "profile": profile}, 0.0)
+    return ui
+
+
+def coin_rooms() -> list[dict]:
+    return [{"name": "Pot", "game": "colormatch", "table": "classic", "seats": 3, "free": 2, "state": "open",
+             "clock": 30, "mode": "single", "password": True, "bots": "medium", "kind": "coins", "stake": 50},
+            {"name": "Free", "game": "dominoes", "table": None, "seats": 2, "free": 1, "state": "open",
+             "clock": 90, "mode": "single", "password": False, "bots": "easy", "kind": "practice", "stake": 0}]
+
+
+def focus(ui: Console, row: str) -> None:
+    for _ in range(30):
+        if ui.form.current() == row:
+            return
+        ui.press("down")
+    raise AssertionError(f"no {row} row in {ui.form.rows()}")
+
+
+def test_the_form_offers_coin_stakes_up_to_the_balance_and_creating_one_asks_first():
+    ui = coin_lobby(balance=120)
+    assert "Playing as Ann · 120 coins" in text(ui)
+    ui.press("n")
+    assert "Playing as Ann · 120 coins" in text(ui)
+    focus(ui, "stake")
+    assert "◀ practice (no coins) ▶" in text(ui)
+    seen = []
+    for _ in range(5):
+        ui.press("right")
+        seen.append(ui.form.stake)
+    assert seen == [10, 25, 50, 100, 0]  # 250 is above the balance
+    ui.press("left")
+    ui.press("left")
+    assert ui.form.stake == 50 and "coins: 50 a seat" in text(ui)
+    focus(ui, "seats")
+    seen = []
+    for _ in range(4):
+        ui.press("right")
+        seen.append(ui.form.seats)
+    assert seen == [5, 6, 2, 3]  # a profile's room may seat 6
+    ui.press("right")
+    ui.press("right")
+    assert ui.press("enter") == []  # a coin room asks first
+    assert ui.overlay == "confirm_stake"
+    screen = text(ui)
+    assert "Create Ann's table for a stake of 50 coins?" in screen and "10% fee" in screen
+    assert ui.press("escape") == [] and ui.overlay is None and ui.screen == "form"
+    ui.press("enter")
+    assert ui.press("enter") == [("send", "create", {
+        "room": "Ann's table", "game": "colormatch", "seats": 5, "bots": "medium", "table": "classic", "stake": 50})]
+    assert ui.screen == "connecting"
+    # the balance falls below the chosen stake: the form offers less
+    ui.on_message({"type": "coins", "profile": "Ann", "balance": 30, "change": -90, "reason": "stake", "room": "X",
+                   "match": 1}, 1.0)
+    assert ui.form.stakes == (10, 25) and ui.form.stake == 25
+
+
+def test_a_host_without_coins_or_without_a_profile_keeps_the_form_at_practice():
+    for ui, words in ((coin_lobby(coins=False), "this host keeps no coins"),
+                      (coin_lobby(balance=None), "no profile here")):
+        ui.press("n")
+        focus(ui, "stake")
+        ui.press("right")
+        assert ui.form.stake == 0 and ui.form.stakes == ()
+        screen = text(ui)
+        assert f"practice only ({words}" in screen and "◀ practice" not in screen
+        assert "stake" not in ui.press("enter")[0][2]
+    ui.screen = "form"
+    focus(ui, "seats")
+    for _ in range(3):
+        ui.press("right")
+    assert ui.form.seats <= 4  # a guest's room seats up to 4
+
+
+def test_the_room_list_shows_stakes_and_a_coin_room_asks_for_the_stake_before_joining():
+    ui = coin_lobby()
+    ui.on_message({"type": "rooms", "rooms": coin_rooms()}, 0.0)
+    screen = text(ui)
+    assert "coins 50" in screen and "practice" in screen and "Stake" in screen
+    assert ui.press("enter") == []
+    assert ui.overlay == "confirm_stake" and ui.prompt is None and ui.picker is None
+    assert "Join Pot for a stake of 50 coins?" in text(ui) and "You hold 1,000 coins." in text(ui)
+    assert ui.press("escape") == [] and "no coins moved" in ui.message
+    ui.press("enter")
+    ui.press("enter")  # confirmed: then the password, then the seat
+    assert ui.prompt is not None and ui.prompt.title == "Password of Pot"
+    ui.press("x")
+    ui.press("enter")
+    assert ui.press("f") == [("send", "join", {"room": "Pot", "password": "x"})]
+    ui.press("down")
+    ui.press("enter")  # a practice room: no question
+    assert ui.overlay is None and ui.picker is not None
+    # too few coins, or no profile: one line, nothing sent
+    poor = coin_lobby(balance=40)
+    poor.on_message({"type": "rooms", "rooms": coin_rooms()}, 0.0)
+    assert poor.press("enter") == [] and poor.overlay is None
+    assert poor.message == "You hold 40 coins, less than the stake of 50: pick practice."
+    guest = coin_lobby(balance=None)
+    guest.on_message({"type": "rooms", "rooms": coin_rooms()}, 0.0)
+    assert guest.press("enter") == [] and "needs a profile" in guest.message
+
+
+def test_coin_refusals_and_a_taken_name_are_one_line():
+    ui = coin_lobby()
+    ui.on_message({"type": "error", "code": "wrong_key", "fatal": False, "ref": "hello",
+                   "message": "The name 'Ann' is taken on this host by another player's profile ..."}, 0.0)
+    assert ui.message == "'Ann' is another player's name here: practice only. For coins: --name OTHER"
+    assert ui.balance is None and "the name is another player's" in text(ui)
+    ui.press("n")
+    assert ui.form.stakes == ()
+    rich = coin_lobby(balance=60)
+    for code, words in (("insufficient_coins", "Too few coins for that stake (you hold 60 coins)"),
+                        ("need_profile", "A coin room needs a profile"),
+                        ("profile_seated", "Your profile already sits at this table")):
+        rich.on_message({"type": "error", "code": code, "fatal": False, "ref": "join", "message": "host words"}, 0.0)
+        assert rich.message.startswith(words) and len(rich.message) <= 78
+    rich.on_message({"type": "error", "code": "insufficient_coins", "fatal": False, "ref": "start",
+                     "message": "Bob no longer held the stake of 50: seat(s) freed."}, 0.0)
+    assert rich.message == "Bob no longer held the stake of 50: seat(s) freed."
+
+
+def coin_table(balance: int = 1000) -> tuple[Console, object]:
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    to_seat0(g)
+    ui = coin_lobby(balance)
+    ui.on_message({"type": "seated", "room": ROOM, "seat": 0, "token": "0" * 32}, 0.0)
+    room = room_msg(3, creator=0)
+    room["room"].update(kind="coins", stake=50, pot=150)
+    ui.on_message(room, 0.0)
+    push(ui, g)
+    return ui, g
+
+
+def test_coins_messages_are_log_lines_and_the_balance_shows_at_the_table():
+    ui, g = coin_table()
+    ui.on_message({"type": "coins", "profile": "Ann", "balance": 950, "change": -50, "reason": "stake",
+                   "room": ROOM, "match": 3}, 0.5)
+    ui.on_message({"type": "coins", "profile": "Ann", "balance": 1100, "change": 150, "reason": "win",
+                   "room": ROOM, "match": 3}, 0.6)
+    assert ui.log[-2:] == ["You posted the stake: -50 coins (balance 950)",
+                           "You won the pot: +150 coins (balance 1,100)"]
+    screen = text(ui)
+    assert "You won the pot: +150 coins (balance 1,100)" in screen
+    title = screen.splitlines()[0]
+    assert "pot 150" in title and "1,100 coins" in title
+    ui.on_message({"type": "coins", "profile": "Ann", "balance": 1100, "change": 0, "reason": "loss",
+                   "room": ROOM, "match": 4}, 0.7)
+    assert ui.log[-1] == "You lost: your stake stays in the pot (balance 1,100)"
+
+
+def test_leaving_a_running_coin_game_warns_of_the_stake_and_the_fee_first():
+    ui, g = coin_table()
+    assert ui.coin_game()
+    assert ui.press("L") == [] and ui.overlay == "confirm_leave"
+    screen = text(ui)
+    assert "Your stake of 50 coins is forfeit, plus a fee of 5 coins (10%)." in screen
+    assert ui.press("escape") == [] and ui.overlay is None  # any other key stays
+    ui.press("L")
+    assert ui.press("L") == [("send", "leave", {})]  # the second press confirms
+    ui.on_message({"type": "coins", "profile": "Ann", "balance": 945, "change": -5, "reason": "fee",
+                   "room": ROOM, "match": 3}, 1.0)
+    ui.on_message({"type": "left", "room": ROOM, "reason": "You left the room."}, 1.0)
+    assert ui.screen == "rooms" and ui.balance == 945
+    assert ui.message == "You left a coin game: the stake is forfeit and a fee charged: -5 coins (balance 945)"
+    # q keeps the seat: no fee, and it says so
+    ui2, _g = coin_table()
+    ui2.press("q")
+    assert "no fee" in text(ui2)
+    # a practice game's leave box names no fee
+    ui3 = seated_ui(g, kind="join")
+    ui3.press("L")
+    assert "fee" not in text(ui3) and "Give your seat up?" in text(ui3)

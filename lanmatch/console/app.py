@@ -12,7 +12,8 @@ other directly:
   RECIPES "prompt_toolkit + trio"): a `ConsoleClient` (a `Client`) whose
   messages update the model and call `app.invalidate()`, and, for `lanmatch
   play`, the `Host` itself, in-process; for `lanmatch join`, the mDNS
-  `Browser`.
+  `Browser`. `lanmatch join`'s client brings the player's profile
+  (`join_profile`) in every `hello`; quick play brings none (practice only).
 
 Everything runs on one thread. A key handler never calls trio: it posts the
 intent with `token.run_sync_soon(channel.send_nowait, intent)` and a trio task
@@ -30,12 +31,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
+import hashlib
 import logging
+import re
 import socket
 import sys
 import time
 import traceback
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -78,6 +82,48 @@ def player_name(given: str | None) -> str:
             name = ""
     name = "".join(ch for ch in (name or "") if ch.isprintable()).strip()[:32]
     return name or "Player"
+
+
+def profile_file_for(name: str) -> Path:
+    """Where the profile of a name other than the saved one's is kept:
+    `$XDG_CONFIG_HOME/lanmatch/profiles/<name>-<hash>.json`."""
+    from lanmatch.store.paths import config_dir
+
+    folded = " ".join(name.split()).casefold()
+    slug = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")[:24] or "profile"
+    return config_dir() / "profiles" / f"{slug}-{hashlib.sha256(folded.encode()).hexdigest()[:8]}.json"
+
+
+def join_profile(given: str | None) -> tuple[dict[str, str] | None, str, str]:
+    """The profile `lanmatch join` brings in `hello`: `(profile, name at the table, note)`.
+
+    Without `--name`: the saved profile (`$XDG_CONFIG_HOME/lanmatch/profile.json`),
+    made on first use with the login name. With `--name NAME`: that file when
+    it is NAME's (or does not exist yet), else NAME's own file beside it
+    (`profile_file_for`), made on first use: so `--name` picks another profile,
+    and the saved one is never overwritten. The table shows the profile's name.
+    Without a profile (`None`) the note says why, in a few words (the console
+    then plays practice rooms only).
+    """
+    from lanmatch.store.errors import BadName, StoreError
+    from lanmatch.store.profile_file import ensure_profile, load_profile
+
+    name = player_name(given)
+    try:
+        if given is None:
+            me = ensure_profile(name)
+        else:
+            saved = load_profile()
+            path = None
+            if saved is not None and saved.name.casefold() != " ".join(name.split()).casefold():
+                path = profile_file_for(name)
+            me = ensure_profile(name, path)
+    except BadName:
+        return None, name, "your name is not 1-24 characters: try --name"
+    except StoreError as e:  # the profile file cannot be read or written
+        log.warning("no profile: %s", e)
+        return None, name, f"the profile file failed ({e})"
+    return {"name": me.name, "key": me.key}, me.name, ""
 
 
 # ------------------------------------------------------------------ the Application
@@ -196,6 +242,7 @@ class Session:
         self.goodbye = "Bye!"
         self.exit_code = 0
         self.hooks: list[Callable[[ConsoleClient, dict[str, Any]], None]] = []
+        self.profile: dict[str, str] | None = None  # `lanmatch join`: brought in every hello
 
     # -- the UI side (asyncio)
 
@@ -312,7 +359,7 @@ class Session:
         """Talk to the host at `host:port` (the old connection, if any, is closed)."""
         self.disconnect()
         assert self.nursery is not None
-        client = ConsoleClient(self, self.ui.name)
+        client = ConsoleClient(self, self.ui.name, profile=self.profile)
         client.hooks = list(self.hooks)
         self.client = client
         scope = trio.CancelScope()
@@ -539,13 +586,18 @@ def main_play(args: Any) -> int:
 def main_join(args: Any) -> int:
     """`lanmatch join [HOST:PORT]`: the lobby, then the table."""
     _log_to_file()
-    ui = Console(player_name(args.name), kind="join")
+    profile, name, note = join_profile(args.name)
+    ui = Console(name, kind="join")
+    ui.profile_note = note
+    if note:
+        ui.say(f"No profile ({note}): practice rooms only.")
 
     async def net(session: Session, nursery: trio.Nursery) -> None:
         await join_net(session, nursery, args)
 
     session = Session(ui, net)
+    session.profile = profile
     return run_session(session, "lanmatch join")
 
 
-__all__ = ["ConsoleClient", "Session", "build_app", "create_key_bindings", "main_join", "main_play"]
+__all__ = ["ConsoleClient", "Session", "build_app", "create_key_bindings", "join_profile", "main_join", "main_play"]

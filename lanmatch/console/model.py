@@ -46,6 +46,35 @@ LOG_KEEP = 300
 LEVELS = ("easy", "medium", "hard")
 MODES = ("single", "match", "daily")
 NOT_OPTIONS = ("mode", "target", "date")  # table options the form sets elsewhere (or never)
+STAKES = (10, 25, 50, 100, 250)  # the coin stakes the form offers (those not above the balance)
+PROFILE_MAX_SEATS = 6  # a room made by a peer with a profile (a guest's: GUEST_MAX_SEATS)
+LEAVING_FEE_PERCENT = 10
+
+
+def leaving_fee(stake: int, balance: int | None = None) -> int:
+    """What leaving a running coin game costs on top of the stake: 10 %, rounded
+    up, never more than the balance (docs/protocol.md section 12)."""
+    fee = -(-stake * LEAVING_FEE_PERCENT // 100)
+    return fee if balance is None else max(0, min(fee, balance))
+
+
+def coins_words(n: int) -> str:
+    """`1,030 coins`, `1 coin`."""
+    return f"{n:,} coin" + ("" if abs(n) == 1 else "s")
+
+
+# The host's coin-room refusals in the console's words (one line at 80 columns).
+REFUSALS = {
+    "wrong_key": "{name!r} is another player's name here: practice only. For coins: --name OTHER",
+    "bad_profile": "This host cannot use your profile's name: practice rooms only here.",
+    "need_profile": "A coin room needs a profile at this host, and you have none: pick practice.",
+    "insufficient_coins": "Too few coins for that stake (you hold {balance}): pick a smaller one.",
+    "profile_seated": "Your profile already sits at this table (another console of yours?).",
+}
+PROFILE_REFUSED = {
+    "wrong_key": "the name is another player's",
+    "bad_profile": "the host refused its name",
+}
 
 
 # ------------------------------------------------------------------ pieces
@@ -122,9 +151,16 @@ class RoomForm:
     seats: int = 4
     clock: int | None = None  # None: the table's default
     mode: str = "single"
+    stake: int = 0  # 0: practice; more: a coin room
     bots: str = "medium"
     password: str = ""
     focus: int = 0
+    stakes: tuple[int, ...] = ()  # the coin stakes offered now (empty: practice only)
+    stake_note: str = "this host keeps no coins"  # why practice only
+    max_seats: int = GUEST_MAX_SEATS  # 6 with a profile the host recognised
+
+    def seat_limit(self) -> int:
+        return GUEST_MAX_SEATS if self.game == "dominoes" else self.max_seats
 
     TEXT = ("name", "password")
 
@@ -165,7 +201,11 @@ class RoomForm:
         if row == "mode":
             return {"single": "single game", "match": "match (first to the target)", "daily": "daily deal"}[self.mode]
         if row == "stake":
-            return "practice (no coins: coin rooms come with the store)"
+            if self.stake:
+                return f"coins: {self.stake} a seat, the winner takes the pot"
+            if self.stakes:
+                return "practice (no coins)"
+            return f"practice only ({self.stake_note})"
         if row == "bots":
             return f"{self.bots} bots in empty seats"
         return ""
@@ -185,7 +225,9 @@ class RoomForm:
         elif row.startswith("opt:"):
             self.options[row[4:]] = not self.options.get(row[4:])
         elif row == "seats":
-            self.seats = cycle(range(2, GUEST_MAX_SEATS + 1), self.seats)
+            self.seats = cycle(range(2, self.seat_limit() + 1), self.seats)
+        elif row == "stake":
+            self.stake = cycle((0, *self.stakes), self.stake)
         elif row == "clock":
             self.clock = cycle((None, *CLOCKS), self.clock)
         elif row == "mode":
@@ -194,6 +236,15 @@ class RoomForm:
             self.bots = cycle(LEVELS, self.bots)
         if not takes_mode(self.game, self.table):
             self.mode = "single"
+        self.seats = min(self.seats, self.seat_limit())
+
+    def offer(self, stakes: tuple[int, ...], note: str, max_seats: int) -> None:
+        """What the host and the balance allow now: a chosen stake no longer
+        allowed falls to the biggest one that is (or practice)."""
+        self.stakes, self.stake_note, self.max_seats = stakes, note, max_seats
+        if self.stake not in stakes:
+            self.stake = max((x for x in stakes if x <= self.stake), default=0)
+        self.seats = min(self.seats, self.seat_limit())
 
     def message(self) -> dict[str, Any]:
         """The fields of the `create` message."""
@@ -207,6 +258,8 @@ class RoomForm:
             fields["clock"] = self.clock
         if self.mode != "single":
             fields["mode"] = self.mode
+        if self.stake:
+            fields["stake"] = self.stake
         if self.password:
             fields["password"] = self.password
         return fields
@@ -222,7 +275,7 @@ class Console:
         self.name = name  # the player's name at the table
         self.kind = kind  # "play" (quick play: one table) or "join" (the lobby)
         self.screen = "connecting" if kind == "play" else "hosts"
-        self.overlay: str | None = None  # "help" | "confirm_quit" | "confirm_leave"
+        self.overlay: str | None = None  # "help" | "confirm_quit" | "confirm_leave" | "confirm_stake"
         self.picker: Picker | None = None
         self.prompt: TextPrompt | None = None
         self.message = ""
@@ -239,6 +292,13 @@ class Console:
         self.rooms: list[dict[str, Any]] = []
         self.room_sel = 0
         self.form = RoomForm(name=f"{name}'s table"[:32])
+        # profile and coins (docs/console.md "Coins")
+        self.coins_host = False  # the host keeps a store: coin rooms exist there
+        self.account: str | None = None  # the profile name the host recognised
+        self.balance: int | None = None  # its coins, as the host last said
+        self.profile_note = ""  # why this console has no profile at this host ("" : it brought none)
+        self.pending: dict[str, Any] | None = None  # a coin room waiting for "Enter" (overlay "confirm_stake")
+        self._fee_line = ""
         # the table
         self.room: dict[str, Any] | None = None
         self.seat: int | None = None
@@ -390,8 +450,15 @@ class Console:
             elif self.message.startswith("Connecting"):
                 self.say("")
             self.status = ""
+            self.coins_host = bool(msg.get("coins"))
+            acct = msg.get("profile")
+            self.account = str(acct.get("name")) if isinstance(acct, dict) else None
+            self.balance = acct.get("balance") if isinstance(acct, dict) else None
+            self.offer_stakes()
             if self.kind == "join" and self.screen == "connecting":
                 self.screen = "rooms"
+        elif typ == "coins":
+            self._on_coins(msg)
         elif typ == "rooms":
             self.rooms = list(msg.get("rooms") or [])
             self.room_sel = max(0, min(self.room_sel, len(self.rooms)))
@@ -417,7 +484,8 @@ class Console:
         elif typ == "left":
             self.reset_table()
             self.screen = "rooms" if self.kind == "join" else "connecting"
-            self.say(str(msg.get("reason") or "You left the room."))
+            self.say(self._fee_line or str(msg.get("reason") or "You left the room."))
+            self._fee_line = ""
         elif typ == "view":
             self._on_view(msg, now)
         elif typ == "snapshot":
@@ -430,9 +498,70 @@ class Console:
             if msg.get("code") != "stale":  # stale: a newer view is on its way
                 self.say(f"Refused: {msg.get('reason')}")
         elif typ == "error":
-            self.say(("Disconnected: " if msg.get("fatal") else "") + str(msg.get("message")))
+            code = msg.get("code")
+            if code in ("wrong_key", "bad_profile") or (code == "store_failed" and msg.get("ref") == "hello"):
+                self.account, self.balance = None, None
+                self.profile_note = PROFILE_REFUSED.get(code, "the host's store failed")
+                self.offer_stakes()
+            mine = not msg.get("fatal") and msg.get("ref") in ("hello", "join", "create")
+            words = REFUSALS.get(code) if mine else None  # at `start`, the host names whose coins fell short
+            if words is not None:
+                self.say(words.format(name=self.name, balance=coins_words(self.balance or 0)))
+            else:
+                self.say(("Disconnected: " if msg.get("fatal") else "") + str(msg.get("message")))
             if msg.get("ref") in ("create",) and self.screen == "connecting":
                 self.screen = "form"
+
+    # -- coins
+
+    def offer_stakes(self) -> None:
+        """Tell the form which stakes may be chosen now."""
+        if not self.coins_host:
+            self.form.offer((), "this host keeps no coins", GUEST_MAX_SEATS)
+        elif self.balance is None:
+            self.form.offer((), f"no profile here: {self.profile_note or 'none was sent'}", GUEST_MAX_SEATS)
+        else:
+            stakes = tuple(x for x in STAKES if x <= self.balance)
+            self.form.offer(stakes, f"you hold {coins_words(self.balance)}", PROFILE_MAX_SEATS)
+
+    def account_line(self) -> str:
+        """Who plays and with how many coins, for the lobby's header."""
+        if not self.coins_host:
+            return "This host keeps no coins: practice rooms only."
+        if self.balance is not None:
+            return f"Playing as {self.account or self.name} · {coins_words(self.balance)}"
+        return f"No profile at this host ({self.profile_note or 'none was sent'}): practice rooms only."
+
+    def coin_game(self) -> bool:
+        """Is this seat in a running coin game (leaving costs the stake and a fee)?"""
+        room = self.room or {}
+        return bool(room.get("stake")) and room.get("state") == "playing" and self.seat is not None \
+            and self.view is not None and self.outcome is None
+
+    def _on_coins(self, msg: dict[str, Any]) -> None:
+        self.balance = msg.get("balance")
+        self.account = msg.get("profile") or self.account
+        change = int(msg.get("change") or 0)
+        reason = msg.get("reason")
+        signed = f"{change:+,} coin" + ("" if abs(change) == 1 else "s")
+        balance = f"(balance {self.balance:,})" if isinstance(self.balance, int) else ""
+        if reason == "stake":
+            line = f"You posted the stake: {signed} {balance}"
+        elif reason == "win":
+            line = f"You won the pot: {signed} {balance}"
+        elif reason == "loss":
+            line = f"You lost: your stake stays in the pot {balance}"
+        elif reason == "draw":
+            line = f"A draw: your stake comes back: {signed} {balance}"
+        elif reason == "fee":
+            line = f"You left a coin game: the stake is forfeit and a fee charged: {signed} {balance}"
+            self._fee_line = line
+        elif reason == "refund":
+            line = f"The game was abandoned: your stake comes back: {signed} {balance}"
+        else:
+            line = f"Your coins moved: {signed} {balance}"
+        self.add_log([line.strip()])
+        self.offer_stakes()
 
     def reset_table(self) -> None:
         self.room, self.seat, self.watching, self.msg = None, None, False, None
@@ -499,8 +628,15 @@ class Console:
         if self.overlay == "help":
             self.overlay = None
             return []
+        if self.overlay == "confirm_stake":
+            self.overlay = None
+            pending, self.pending = self.pending, None
+            if key in ("y", "Y", "enter") and pending is not None:
+                return self._staked(pending)
+            self.say("Not joined: no coins moved.")
+            return []
         if self.overlay in ("confirm_quit", "confirm_leave"):
-            yes = key in ("y", "Y", "enter")
+            yes = key in ("y", "Y", "enter") or (key == "L" and self.overlay == "confirm_leave")
             intent = ("quit",) if self.overlay == "confirm_quit" else ("send", "leave", {})
             self.overlay = None
             return [intent] if yes else []
@@ -858,17 +994,42 @@ class Console:
             return [("disconnect",)]
         return []
 
-    def _join_room(self, room: dict[str, Any]) -> list[Intent]:
+    def _join_room(self, room: dict[str, Any], confirmed: bool = False) -> list[Intent]:
         if room.get("state") == "playing":
             self.say(f"{room['name']} is playing; seats open again after the game (w watches).")
             return []
         if not room.get("free"):
             self.say(f"{room['name']} has no free seat.")
             return []
+        stake = room.get("stake") or 0
+        if stake and not confirmed:
+            problem = self._stake_problem(stake)
+            if problem:
+                self.say(problem)
+                return []
+            self.pending = {"what": "join", "room": room}
+            self.overlay = "confirm_stake"
+            return []
         if room.get("password"):
             self.prompt = TextPrompt(f"Password of {room['name']}", "password", secret=True, context={"room": room["name"]})
             return []
         return self._join_intents({"room": room["name"]})
+
+    def _stake_problem(self, stake: int) -> str:
+        """Why this console cannot sit at a stake of `stake` ('' when it may try)."""
+        if not self.coins_host:
+            return ""  # the host decides
+        if self.balance is None:
+            return f"A coin room (stake {stake}) needs a profile at this host: pick a practice room."
+        if self.balance < stake:
+            return f"You hold {coins_words(self.balance)}, less than the stake of {stake}: pick practice."
+        return ""
+
+    def _staked(self, pending: dict[str, Any]) -> list[Intent]:
+        """The stake was confirmed: go on joining or creating."""
+        if pending["what"] == "create":
+            return self._send_create(pending["fields"])
+        return self._join_room(pending["room"], confirmed=True)
 
     def _join_intents(self, fields: dict[str, Any]) -> list[Intent]:
         """Pick a seat (or the first free one) before sending `join`."""
@@ -915,6 +1076,18 @@ class Console:
             self.form.focus = 0
             self.say("Give the room a name.")
             return []
+        stake = fields.get("stake") or 0
+        if stake:
+            problem = self._stake_problem(stake)
+            if problem:
+                self.say(problem)
+                return []
+            self.pending = {"what": "create", "fields": fields, "room": {"name": fields["room"], "stake": stake}}
+            self.overlay = "confirm_stake"
+            return []
+        return self._send_create(fields)
+
+    def _send_create(self, fields: dict[str, Any]) -> list[Intent]:
         self.screen = "connecting"
         self.say(f"Creating {fields['room']}…")
         return [("send", "create", fields)]

@@ -27,7 +27,7 @@ import re
 import textwrap
 from typing import Any
 
-from lanmatch.console.model import Console, RoomForm
+from lanmatch.console.model import LEAVING_FEE_PERCENT, Console, RoomForm, coins_words, leaving_fee
 from lanmatch.console.render import (
     TABLE_TITLES,
     Words,
@@ -324,7 +324,10 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
             title += f" · round {v.get('round', 1)} · first to {v.get('target')}"
     if room.get("name"):
         title += f" · {room['name']}"
-    top: list[Line] = [_title(title, ui.status or "? help · q quit", width)]
+    if room.get("stake"):
+        title += f" · pot {room['pot']:,}" if room.get("pot") else f" · stake {room['stake']:,}"
+    right = ui.status or (f"{coins_words(ui.balance)} · ? help · q quit" if ui.balance is not None else "? help · q quit")
+    top: list[Line] = [_title(title, right, width)]
     if ui.banner:
         top.append(cut(_plain(" " + ui.banner, "class:dim"), width))
     top += _seat_block(ui, w, now, width, far_room=True)
@@ -386,6 +389,13 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
         info += " · password"
     info += f" · empty seats get {room.get('bots', 'medium')} bots"
     lines.append(_plain(info))
+    if room.get("stake"):
+        lines.append(_plain(f" A coin room: every seat posts {coins_words(room['stake'])} at each deal; the winner"
+                            " takes the pot."))
+    else:
+        lines.append(_plain(" A practice room: no coins move.", "class:dim"))
+    if ui.kind == "join":
+        lines.append(_plain(" " + ui.account_line(), "class:dim"))
     lines.append([])
     for s in room.get("seats") or []:
         me = s.get("seat") == ui.seat
@@ -446,8 +456,9 @@ def rooms_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     where = ui.host_label or "?"
     if ui.host_address:
         where += f" ({ui.host_address[0]}:{ui.host_address[1]})"
-    lines = [_title(f"Rooms at {where}", ui.status or "? help · q quit", width), []]
-    lines.append(_plain(f"   {'Room':<18}{'Game':<22}{'Seats':>5}{'Free':>5}  {'State':<8}{'Clock':<8}Password", "bold"))
+    lines = [_title(f"Rooms at {where}", ui.status or "? help · q quit", width)]
+    lines.append(cut(_plain(" " + ui.account_line(), "class:dim"), width))
+    lines.append(_plain(f"   {'Room':<15}{'Game':<22}{'Free':>5}  {'State':<8}{'Clock':<6}{'Stake':<10}Password", "bold"))
     if not ui.rooms:
         lines.append(_plain("   No rooms yet: create one (n).", "class:dim"))
     for k, r in enumerate(ui.rooms):
@@ -456,9 +467,11 @@ def rooms_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
         if r.get("table"):
             game += " · " + TABLE_TITLES.get(r["table"], r["table"])
         clock = r.get("clock")
-        text = (f" {'▶' if sel else ' '} {str(r.get('name'))[:17]:<18}{game[:21]:<22}{r.get('seats', 0):>5}"
-                f"{r.get('free', 0):>5}  {r.get('state', ''):<8}{_secs(float(clock)) if clock else '':<8}"
-                f"{_yes(r.get('password'))}")
+        stake = f"coins {r['stake']}" if r.get("stake") else "practice"
+        free = f"{r.get('free', 0)}/{r.get('seats', 0)}"
+        clock_text = "" if not clock else ("10 min" if clock >= 600 else _secs(float(clock)))
+        text = (f" {'▶' if sel else ' '} {str(r.get('name'))[:14]:<15}{game[:21]:<22}{free:>5}"
+                f"  {r.get('state', ''):<8}{clock_text:<6}{stake:<10}{_yes(r.get('password'))}")
         lines.append(cut(_plain(text, "class:sel" if sel else ""), width))
     sel = ui.room_sel >= len(ui.rooms)
     lines.append(_plain(f" {'▶' if sel else ' '} + create a new room", "class:sel" if sel else ""))
@@ -471,7 +484,8 @@ FORM_LABELS = {"name": "Name", "game": "Game", "table": "Table", "seats": "Seats
 
 def form_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
     f = ui.form
-    lines = [_title(f"A new room at {ui.host_label or '?'}", ui.status or "Esc back", width), []]
+    lines = [_title(f"A new room at {ui.host_label or '?'}", ui.status or "Esc back", width)]
+    lines.append(cut(_plain(" " + ui.account_line(), "class:dim"), width))
     cur = f.current()
     for row in f.rows():
         sel = row == cur
@@ -484,7 +498,7 @@ def form_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
         value = f.value_text(row)
         if row in RoomForm.TEXT:
             value = value + ("█" if sel else "")
-        elif row != "stake":
+        elif row != "stake" or f.stakes:
             value = f"◀ {value} ▶" if sel else f"  {value}"
         else:
             value = f"  {value}"
@@ -514,7 +528,10 @@ def help_lines(ui: Console) -> list[str]:
             "an address (HOST:PORT) instead.",
             "At a host: Enter takes a seat in the room, w watches it, n opens",
             "the form for a new room (game, table, options, seats, clock,",
-            "mode, bots, password), r refreshes, Esc goes back to the hosts.",
+            "mode, stake, bots, password), r refreshes, Esc goes back to the hosts.",
+            "A coin room (stake) needs your profile: every seat posts the stake",
+            "at each deal, the winner takes the pot. Sitting down asks first;",
+            "leaving a running coin game forfeits the stake plus a 10% fee.",
             "The room's creator starts the game with s: bots fill empty seats.",
             "",
             "Any key closes this help.",
@@ -587,14 +604,35 @@ def overlay_box(ui: Console, width: int, height: int = 24) -> list[Line] | None:
         if len(lines) > room:  # a short terminal: the keys first, the rules as far as they go
             lines = [*lines[: room - 2], "… more in docs/rules/ · any key closes this help", ""][:room]
         return _box("Help", [_plain(" " + x) for x in lines], width)
+    if ui.overlay == "confirm_stake" and ui.pending is not None:
+        room = ui.pending["room"]
+        stake = room.get("stake") or 0
+        verb = "Create" if ui.pending["what"] == "create" else "Join"
+        body = [_plain(f" {verb} {room.get('name')} for a stake of {coins_words(stake)}?", "bold"),
+                _plain(" Every seat posts the stake at each deal; the winner takes the pot."),
+                _plain(f" Leaving a running game forfeits the stake plus a {LEAVING_FEE_PERCENT}% fee.")]
+        if ui.balance is not None:
+            body.append(_plain(f" You hold {coins_words(ui.balance)}."))
+        body.append(_plain(f" Enter {verb.lower()} · Esc back", "class:dim"))
+        return _box("A coin room", body, width)
+    if ui.overlay == "confirm_leave" and ui.coin_game():
+        stake = (ui.room or {}).get("stake") or 0
+        fee = leaving_fee(stake, ui.balance)
+        return _box("Leave this coin game?", [
+            _plain(f" Your stake of {coins_words(stake)} is forfeit, plus a fee of {coins_words(fee)}"
+                   f" ({LEAVING_FEE_PERCENT}%)."),
+            _plain(" A bot plays your seat from now on."),
+            _plain(" L again (or y) leaves · any other key stays", "class:dim")], width)
     if ui.overlay == "confirm_leave":
         return _box("Leave the room?", [_plain(" Give your seat up? A bot plays it from now on."),
-                                        _plain(" y leave · any other key stays", "class:dim")], width)
+                                        _plain(" L again (or y) leaves · any other key stays", "class:dim")], width)
     if ui.overlay == "confirm_quit":
         what = (" Leave the table? The game ends with you." if ui.kind == "play" else
                 " Leave? Your seat stays yours: the clock plays it until you come back.")
-        return _box("Leave?", [_plain(what),
-                               _plain(" y leave · any other key stays", "class:dim")], width)
+        body = [_plain(what)]
+        if ui.coin_game():
+            body.append(_plain(" Your stake stays in the game: no fee, the clock plays for you."))
+        return _box("Leave?", [*body, _plain(" y leave · any other key stays", "class:dim")], width)
     if ui.picker is not None:
         pk = ui.picker
         body = []
