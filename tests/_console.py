@@ -66,6 +66,18 @@ def to_seat0(g, limit: int = 400) -> None:
         g.act(seat, g.legal_actions(seat)[0])
 
 
+def dominoes_with_a_line(seed: int = 7, players: int = 3):
+    """A Dominoes game played (first legal actions) until seat 0 has the turn
+    with tiles on the line."""
+    g = new_game("dominoes", players=players, seed=seed)
+    for _ in range(200):
+        v = g.view(0)
+        if v["turn"] == 0 and v["line"]:
+            break
+        g.act(v["turn"], g.legal_actions(v["turn"])[0])
+    return g
+
+
 # ------------------------------------------------------------------ a real terminal
 
 

@@ -386,6 +386,22 @@ def test_the_profile_file_is_made_once_with_mode_0600_and_another_name_gets_its_
     assert none is None and name == "A name too long for profiles" and "1-24 characters" in note
 
 
+def joining_with_profile(store: Store, profile: dict, name: str):
+    """A `lanmatch join` session with `profile`, at a host (on 127.0.0.1) that keeps `store`."""
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        host = await start_host(nursery, store=store)
+        session.host = host
+        await join_net(session, nursery, argparse.Namespace(address=f"{LOOPBACK}:{host.port}", bind=None))
+
+    def make() -> Session:
+        session = Session(Console(name, kind="join"), net)
+        session.profile = profile
+        return session
+
+    return make
+
+
 def test_join_brings_its_profile_plays_a_coin_room_and_pays_the_stake_and_the_fee(tmp_path, monkeypatch):
     """A host with a store on 127.0.0.1: the console says hello with its
     profile (made now, 0600, under XDG_CONFIG_HOME), creates a coin room of
@@ -398,15 +414,7 @@ def test_join_brings_its_profile_plays_a_coin_room_and_pays_the_stake_and_the_fe
     path = tmp_path / "config" / "lanmatch" / "profile.json"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
-    async def net(session: Session, nursery: trio.Nursery) -> None:
-        host = await start_host(nursery, store=store)
-        session.host = host
-        await join_net(session, nursery, argparse.Namespace(address=f"{LOOPBACK}:{host.port}", bind=None))
-
-    def make() -> Session:
-        session = Session(Console(name, kind="join"), net)
-        session.profile = profile
-        return session
+    make = joining_with_profile(store, profile, name)
 
     async def script(session: Session, inp) -> None:
         ui = session.ui
@@ -452,15 +460,7 @@ def test_a_name_taken_at_the_host_is_one_line_and_leaves_practice_rooms(tmp_path
     store.profile("Ann", "f" * 32, 0.0)  # someone else's Ann
     profile, name, _note = join_profile("Ann")
 
-    async def net(session: Session, nursery: trio.Nursery) -> None:
-        host = await start_host(nursery, store=store)
-        session.host = host
-        await join_net(session, nursery, argparse.Namespace(address=f"{LOOPBACK}:{host.port}", bind=None))
-
-    def make() -> Session:
-        session = Session(Console(name, kind="join"), net)
-        session.profile = profile
-        return session
+    make = joining_with_profile(store, profile, name)
 
     async def script(session: Session, inp) -> None:
         ui = session.ui

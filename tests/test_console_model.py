@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import msgpack
 import pytest
-from _console import rigged, to_seat0
+from _console import dominoes_with_a_line, rigged, to_seat0
 
 from lanmatch.console.model import Console, HostRow
 from lanmatch.console.screen import render_screen, screen_text, short_card
@@ -342,12 +342,7 @@ def test_toll_palette_names_and_standard_shown_hand_on_screen():
 
 
 def test_dominoes_line_ends_boneyard_rack_and_match_score_on_screen():
-    g = new_game("dominoes", players=3, seed=7)
-    for _ in range(200):
-        v = g.view(0)
-        if v["turn"] == 0 and v["line"]:
-            break
-        g.act(v["turn"], g.legal_actions(v["turn"])[0])
+    g = dominoes_with_a_line()
     ui = seated_ui(g, game="dominoes", table=None)
     screen = text(ui)
     v = g.view(0)

@@ -13,7 +13,7 @@ import re
 import sys
 
 import pytest
-from _console import NEED_TMUX, Tmux, line_starting, rigged, to_seat0
+from _console import NEED_TMUX, Tmux, dominoes_with_a_line, line_starting, rigged, to_seat0
 
 from lanmatch import cli
 from lanmatch.console import quick
@@ -205,12 +205,7 @@ def test_render_cards_last_card_window_call_and_catch():
 
 
 def test_render_dominoes_line_ends_rack_and_scores():
-    g = new_game("dominoes", players=3, seed=7)
-    for _ in range(200):
-        v = g.view(0)
-        if v["turn"] == 0 and v["line"]:
-            break
-        g.act(v["turn"], g.legal_actions(v["turn"])[0])
+    g = dominoes_with_a_line()
     v = g.view(0)
     legal = g.legal_actions(0)
     text = render_table(v, legal, None, names=NAMES[:3])
