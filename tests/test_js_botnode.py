@@ -1,0 +1,148 @@
+"""A bot node in another language: tests/js/botnode.mjs, written from
+docs/protocol.md alone, plays a whole game against a real `lanmatch host`.
+
+This keeps the protocol page honest: if the host drifts from the page, the
+JavaScript peer (which knows only the page) breaks here. Each case starts a
+headless host on 127.0.0.1 (a free port, no store, no mDNS), runs the node
+against it and expects exit 0 with one `outcome ...` line. Every wait is
+bounded. Skipped, loudly, when `node` is not installed (.ci/run installs
+`nodejs` when apt is available).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import selectors
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTNODE = ROOT / "tests" / "js" / "botnode.mjs"
+NODE = shutil.which("node")
+
+pytestmark = pytest.mark.skipif(
+    NODE is None,
+    reason="SKIPPED LOUDLY: Node.js (`node`) is not installed, so the JavaScript bot node "
+    "(tests/js/botnode.mjs) that checks docs/protocol.md cannot run; install `nodejs`",
+)
+
+OUTCOME = re.compile(
+    r"^outcome room=(?P<room>\S+) game=(?P<game>\S+) table=(?P<table>\S+) seat=(?P<seat>\d+) "
+    r"result=(?P<result>won|lost|shared win|draw) winners=\[[\d,]*\] points=\[[\d,]*\] "
+    r"reason=(?P<reason>\w+) actions=(?P<actions>\d+) resyncs=(?P<resyncs>\d+)"
+    r"(?: probes=(?P<probes>\S+))?$"
+)
+
+
+def _lanmatch() -> list[str]:
+    exe = Path(sys.executable).with_name("lanmatch")
+    if exe.exists():
+        return [str(exe)]
+    return [sys.executable, "-m", "lanmatch"]
+
+
+def _start_host(tmp_path: Path, host_args: list[str]) -> tuple[subprocess.Popen, str]:
+    """A host on 127.0.0.1 at a free port; returns it and its 'HOST:PORT'."""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    proc = subprocess.Popen(
+        [*_lanmatch(), "host", "--bind", "127.0.0.1", "--no-store", "--no-mdns", "--name", "js-test", *host_args],
+        stdout=subprocess.PIPE,
+        stderr=open(tmp_path / "host.log", "wb"),  # noqa: SIM115 - closed with the process
+        env=env,
+        cwd=tmp_path,
+    )
+    # The first line on stdout is 'listening ADDR:PORT' (lanmatch host --help).
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    line = b""
+    deadline = time.monotonic() + 15
+    while not line.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        if left <= 0 or proc.poll() is not None:
+            _stop(proc)
+            pytest.fail(f"host did not say 'listening' within 15 s: {(tmp_path / 'host.log').read_text()[-2000:]}")
+        if sel.select(timeout=left):
+            chunk = os.read(proc.stdout.fileno(), 1)
+            if not chunk:
+                continue
+            line += chunk
+    sel.close()
+    m = re.match(r"listening (\S+:\d+)$", line.decode().strip())
+    assert m, f"unexpected first line from the host: {line!r}"
+    return proc, m.group(1)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+    if proc.stdout:
+        proc.stdout.close()
+
+
+def _play(tmp_path: Path, host_args: list[str], bot_args: list[str]) -> re.Match:
+    proc, addr = _start_host(tmp_path, host_args)
+    try:
+        res = subprocess.run(
+            [NODE, str(BOTNODE), addr, *bot_args, "--timeout", "25"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    finally:
+        _stop(proc)
+    log = (tmp_path / "host.log").read_text(errors="replace")[-3000:]
+    assert res.returncode == 0, f"botnode exited {res.returncode}\nstderr: {res.stderr}\nhost log:\n{log}"
+    lines = res.stdout.strip().splitlines()
+    assert len(lines) == 1, res.stdout
+    m = OUTCOME.match(lines[0])
+    assert m, f"no outcome line: {res.stdout!r}"
+    assert int(m["actions"]) > 0, lines[0]
+    return m
+
+
+HEADLESS = ["--room", "R", "--seats", "3", "--start-after", "0.5", "--bots", "medium"]
+
+
+@pytest.mark.parametrize(
+    ("table", "bot_args"),
+    [
+        # --probe: an act with an old state_id and an action not in `legal`
+        # must both come back `rejected` with the documented codes.
+        ("classic", ["--probe"]),
+        # --drop-every: the node pretends views got lost, sees the seq gap,
+        # sends `resync` and carries on from the `snapshot`.
+        ("daynight", ["--drop-every", "4"]),
+        ("cards", []),
+        ("toll", []),
+    ],
+)
+def test_js_botnode_plays_color_match(tmp_path: Path, table: str, bot_args: list[str]) -> None:
+    m = _play(tmp_path, [*HEADLESS, "--table", table], ["R", "js bot", *bot_args])
+    assert (m["room"], m["game"], m["table"]) == ("R", "colormatch", table)
+    if "--probe" in bot_args:
+        assert m["probes"] == "stale,illegal", m.group(0)
+    if "--drop-every" in bot_args:
+        assert int(m["resyncs"]) > 0, m.group(0)
+
+
+def test_js_botnode_plays_dominoes(tmp_path: Path) -> None:
+    m = _play(tmp_path, [*HEADLESS, "--game", "dominoes"], ["R", "js domino", "--probe"])
+    assert (m["room"], m["game"], m["table"]) == ("R", "dominoes", "-")
+    assert m["probes"] == "stale,illegal", m.group(0)
+
+
+def test_js_botnode_creates_and_starts_a_room(tmp_path: Path) -> None:
+    # No room on the host and none named: the node creates one (2 seats) and starts it.
+    m = _play(tmp_path, [], [])
+    assert m["room"].startswith("js-") and m["game"] == "colormatch", m.group(0)
