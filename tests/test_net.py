@@ -54,6 +54,25 @@ async def test_three_in_process_bot_nodes_finish_a_match(nursery, table):
 # ------------------------------------------------------------------ rooms
 
 
+async def test_a_room_made_in_process_is_directed_by_the_first_peer_to_sit(nursery):
+    """`lanmatch play --lan`: the host's own room belongs to whoever sits
+    first (the player at the console), not to any friend who joins later."""
+    host = await start_host(nursery)
+    host.create_room("Quick play", game="colormatch", table="classic", seats=3, first_directs=True)
+    ann, bob = await RawPeer.open(host.port), await RawPeer.open(host.port)
+    await ann.hello("Ann")
+    await bob.hello("Bob")
+    await ann.send({"type": "join", "room": "Quick play"})
+    await ann.expect("seated")
+    await bob.send({"type": "join", "room": "Quick play"})
+    await bob.expect("seated")
+    assert (await bob.expect("room"))["room"]["creator"] == 0
+    await bob.send({"type": "start"})
+    assert (await bob.expect("error"))["code"] == "not_creator"
+    await ann.send({"type": "start"})
+    assert (await ann.expect("view"))["view"]["seat"] == 0
+
+
 async def test_room_lifecycle_create_list_join_watch_start_kick_leave(nursery):
     host = await start_host(nursery)
     a = await seated(host.port, "Kitchen", "Ann", create={"game": "colormatch", "table": "siege", "seats": 4, "clock": 60})

@@ -462,6 +462,7 @@ async def play_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
         bot_level=args.bots,
         bot_delay=0.0 if args.fast else AUTOPILOT_PACE,
         seed=args.seed,
+        first_directs=True,  # you sit first: with --lan, only you start and rematch
     )
     if args.lan:
         ui.banner = f"Open to your network on port {port}: friends join with `lanmatch join`."

@@ -186,10 +186,13 @@ class Host:
         start_after: float | None = None,
         rematch_after: float = 2.0,
         seed: int | None = None,
+        first_directs: bool = False,
         **settings: Any,
     ) -> RoomActor:
         """Create a room and start its task. `seed` fixes the deals (game k of
         the room is dealt from `seed + k - 1`; default: random).
+        `first_directs`: a room made in-process (no creating peer), whose first
+        peer to take a seat becomes its creator (`lanmatch play`: you).
 
         Raises:
             RoomError: `room_exists`, `too_many_rooms`, or `bad_room` (settings).
@@ -208,6 +211,7 @@ class Host:
         room = Room(name, owner=owner.conn.id if owner else None, **settings)
         actor = RoomActor(self, room, auto_start=auto_start, start_after=start_after, rematch_after=rematch_after, seed=seed)
         actor.owner = owner
+        actor.first_directs = first_directs and owner is None
         self.rooms[name] = actor
         assert self._nursery is not None, "Host.run is not running"
         self._nursery.start_soon(actor.run)
@@ -562,6 +566,7 @@ class RoomActor:
         self.seed = seed  # None: every deal from the host's rng
         self.room = room
         self.owner: Peer | None = None
+        self.first_directs = False  # the first peer to sit becomes the creator
         self.auto_start = auto_start
         self.start_after = start_after
         self.rematch_after = rematch_after  # auto rooms: the pause between games
@@ -764,6 +769,8 @@ class RoomActor:
         self.spectators.discard(peer)
         peer.room, peer.seat, peer.watching = self, seat, False
         self.seated[seat] = peer
+        if self.first_directs:
+            self.owner, self.first_directs = peer, False
         self.host.tokens[token] = self
         peer.send("seated", room=self.room.name, seat=seat, token=token)
         self._send_room()
