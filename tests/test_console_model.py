@@ -471,7 +471,7 @@ def test_rooms_a_seat_a_password_and_joining():
     ui.on_message({"type": "welcome", "seq": 1, "protocol": 1, "host": "Kitchen", "server": "x"}, 0.0)
     assert ui.screen == "rooms"
     rooms = [{"name": "Open", "game": "colormatch", "table": "siege", "seats": 4, "free": 3, "state": "open",
-              "clock": 60, "mode": "single", "password": False, "bots": "medium"},
+              "open_seats": [1, 2, 3], "clock": 60, "mode": "single", "password": False, "bots": "medium"},
              {"name": "Locked", "game": "dominoes", "table": None, "seats": 2, "free": 1, "state": "open",
               "clock": 90, "mode": "single", "password": True, "bots": "hard"}]
     ui.on_message({"type": "rooms", "rooms": rooms}, 0.0)
@@ -479,6 +479,7 @@ def test_rooms_a_seat_a_password_and_joining():
     assert "Color Match · Siege" in screen and "Locked" in screen and "+ create a new room" in screen
     assert ui.press("enter") == []
     assert ui.picker is not None and ui.picker.title == "A seat at Open"
+    assert [key for key, _, _ in ui.picker.options] == ["f", "1", "2", "3"]  # seat 0 is taken
     assert ui.press("2") == [("send", "join", {"room": "Open", "seat": 2})]
     ui.press("down")
     ui.press("enter")  # Locked: its password first

@@ -82,7 +82,7 @@ async def test_room_lifecycle_create_list_join_watch_start_kick_leave(nursery):
     await b.hello("Bob")
     await b.send({"type": "list"})
     rooms = (await b.expect("rooms"))["rooms"]
-    assert [(r["name"], r["table"], r["free"]) for r in rooms] == [("Kitchen", "siege", 3)]
+    assert [(r["name"], r["table"], r["free"], r["open_seats"]) for r in rooms] == [("Kitchen", "siege", 3, [1, 2, 3])]
     await b.send({"type": "join", "room": "Kitchen", "seat": 2})
     assert (await b.expect("seated"))["seat"] == 2
     await b.send({"type": "start"})

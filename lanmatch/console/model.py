@@ -1036,9 +1036,11 @@ class Console:
         room = next((r for r in self.rooms if r.get("name") == fields["room"]), None)
         seats = room.get("seats") if room else None
         options: list[tuple[str, str, Intent]] = [("f", "the first free seat", ("send", "join", {**fields}))]
-        if isinstance(seats, int):
-            # the summary counts seats; the full list comes with the room: offer each number
-            for s in range(seats):
+        open_seats = room.get("open_seats") if room else None
+        if not isinstance(open_seats, list) and isinstance(seats, int):
+            open_seats = list(range(seats))  # an older host: offer every number, the host refuses a taken one
+        for s in open_seats or ():
+            if isinstance(s, int):
                 options.append((str(s), f"seat {s}", ("send", "join", {**fields, "seat": s})))
         self.picker = Picker(f"A seat at {fields['room']}", options, numbered=False)
         return []

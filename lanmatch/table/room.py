@@ -262,6 +262,7 @@ class Room:
             "table": self.table,
             "seats": self.n,
             "free": len(self.free_seats()) if self.state != "playing" else 0,
+            "open_seats": self.free_seats() if self.state != "playing" else [],
             "state": self.state,
             "clock": self.clock,
             "mode": self.mode,
