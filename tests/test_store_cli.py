@@ -87,6 +87,8 @@ def test_history_replay_prints_every_step_with_every_seats_view(capsys, filled):
     assert f"step {steps} of {steps}" in out
     assert out.count("--- Ann's view (seat 0) ---") == steps + 1
     assert out.count("--- Bot (medium) #2's view (seat 2) ---") == steps + 1
+    assert out.count("Ann's hand (") == steps + 1  # told to a watcher: whose hand, and no moves
+    assert "Your hand" not in out and "Waiting for" not in out and "Your move" not in out
     assert "Game over" in out
     code, out, _ = run(capsys, "history", "--data", str(filled["data"]), "--replay", str(m3), "--seat", "1")
     assert code == 0 and "Ann's view" not in out and out.count("view (seat 1)") == steps + 1

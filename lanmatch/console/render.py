@@ -438,6 +438,13 @@ def _seat_lines(view: dict[str, Any], w: Words, unit: str, extras_of) -> list[st
     return lines
 
 
+def _whose(w: Words, seat: int, you: str, possessive: bool = False) -> str:
+    """`you` ("You", "Your") when the text is told to `seat`, else its name ("Ann", "Ann's")."""
+    if w.seat == seat:
+        return you
+    return w.name(seat) + ("'s" if possessive else "")
+
+
 def _actions_block(view: dict[str, Any], legal: list[dict[str, Any]], w: Words, width: int) -> list[str]:
     if not legal:
         turn = view.get("turn")
@@ -528,6 +535,7 @@ def render_table(
     color: bool = False,
     width: int = 80,
     recent: int = 5,
+    watcher: bool = False,
 ) -> str:
     """The table as one seat sees it, in words, ending with its numbered legal actions.
 
@@ -536,13 +544,15 @@ def render_table(
     palette names the colors (default: the view's table). `names` gives each
     seat's name (default `You` / `Seat N`), `color` paints colors with ANSI
     codes, `width` wraps long lines, `recent` is how many events to tell.
+    `watcher`: told to somebody else (a replay): "Ann's hand", not "Your
+    hand", and no moves.
     """
     names = names or default_names(view)
     if view.get("game") == "dominoes":
-        return _render_dominoes(view, legal, names=names, color=color, width=width, recent=recent)
+        return _render_dominoes(view, legal, names=names, color=color, width=width, recent=recent, watcher=watcher)
     table = palette_table or view.get("table") or "classic"
     seat = view.get("seat", 0)
-    w = Words(table, names, seat, color)
+    w = Words(table, names, -1 if watcher else seat, color)
     turn = view.get("turn")
     far = {int(k): v for k, v in (view.get("far") or {}).items()}
     match = view.get("mode") in ("match", "daily") and view.get("target")
@@ -559,17 +569,21 @@ def render_table(
 
     lines += table_lines(view, w)
 
-    told = describe_events((view.get("events") or [])[-4 * recent :], table, names=names, seat=seat, color=color)
+    told = describe_events((view.get("events") or [])[-4 * recent :], table, names=names, seat=w.seat, color=color)
     if told and recent:
         lines.append("Recent:")
         lines += ["  " + t for t in told[-recent:]]
 
     shown = view.get("shown")
     if shown:
-        lines += wrap_items(f"You saw {w.name(shown.get('seat'))}'s hand: ", [w.card(c) for c in shown.get("hand", [])], width)
+        lines += wrap_items(f"{_whose(w, seat, 'You')} saw {w.name(shown.get('seat'))}'s hand: ",
+                            [w.card(c) for c in shown.get("hand", [])], width)
 
     hand = sorted(view.get("hand") or [], key=card_sort_key)
-    lines += wrap_items(w.bold(f"Your hand ({plural(len(hand), 'card')}): "), [w.card(c) for c in hand], width)
+    lines += wrap_items(w.bold(f"{_whose(w, seat, 'Your', True)} hand ({plural(len(hand), 'card')}): "),
+                        [w.card(c) for c in hand], width)
+    if watcher:
+        return "\n".join(lines)
 
     if turn == seat and legal:
         phase = view.get("phase")
@@ -614,26 +628,28 @@ def _render_dominoes(
     color: bool,
     width: int,
     recent: int,
+    watcher: bool = False,
 ) -> str:
     seat = view.get("seat", 0)
-    w = Words(None, names, seat, color)
+    w = Words(None, names, -1 if watcher else seat, color)
     n = len(view.get("counts") or [])
     scores = view.get("scores") or [0] * n
     lines = [w.bold(f"Dominoes · round {view.get('round', 1)} · first to {view.get('target', 100)} points")]
     lines += _seat_lines(view, w, "tile", lambda s: [f"score {scores[s]}"])
     lines += domino_lines(view, w, width)
-    told = describe_events((view.get("events") or [])[-4 * recent :], names=names, seat=seat, color=color, game="dominoes")
+    told = describe_events((view.get("events") or [])[-4 * recent :], names=names, seat=w.seat, color=color, game="dominoes")
     if told and recent:
         lines.append("Recent:")
         lines += ["  " + t for t in told[-recent:]]
     hand = view.get("hand") or []
     lines += wrap_items(
-        w.bold(f"Your rack ({plural(len(hand), 'tile')}, {plural(view.get('pips', 0), 'pip')}): "),
+        w.bold(f"{_whose(w, seat, 'Your', True)} rack ({plural(len(hand), 'tile')}, {plural(view.get('pips', 0), 'pip')}): "),
         [tile_words(t) for t in hand],
         width,
         sep=" ",
     )
-    lines += _actions_block(view, legal, w, width)
+    if not watcher:
+        lines += _actions_block(view, legal, w, width)
     return "\n".join(lines)
 
 

@@ -195,7 +195,7 @@ def step_text(record: MatchRecord, step: ReplayStep, total: int, names: list[str
         lines += ["  " + t for t in told]
     for s in seats if seats is not None else range(record.players):
         lines.append(f"--- {names[s]}'s view (seat {s}) ---")
-        lines.append(render_table(step.views[s], [], palette, names=names, width=width, recent=0))
+        lines.append(render_table(step.views[s], [], palette, names=names, width=width, recent=0, watcher=True))
     if step.outcome is not None:
         nobody = {**step.views[0], "seat": None}  # told from no seat's side: "Ann won", not "You won"
         lines += ["", render_outcome(step.outcome, nobody, palette, names=names, width=width)]
