@@ -332,7 +332,8 @@ class Store:
                 raise SchemaTooNew(str(path), version, SCHEMA_VERSION)
         elif not create:
             raise NoStore(
-                f"There is no lanmatch store at {path} yet (a host writes one there when it runs with --data {path.parent})."
+                f"There is no lanmatch store at {path} yet: `lanmatch host` makes it when it first runs"
+                f" with this data directory ({path.parent}; --data DIR picks another)."
             )
         else:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
