@@ -370,6 +370,25 @@ def test_the_clocks_count_down_from_the_time_the_view_arrived():
     assert "Your move (0 s)" in text(ui, 200.0)
 
 
+def test_a_move_the_clock_played_for_you_is_told_in_the_log():
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    to_seat0(g)
+    ui = seated_ui(g)
+    push(ui, g, timers=[{"seat": 0, "kind": "move", "left": 30.0}])
+    told = "Your time ran out: the host played that move for you."
+    g.act(0, g.legal_actions(0)[0])  # the host's Hard stand-in, after 30 s
+    push(ui, g)
+    assert ui.log[-1] == told
+    # a move the player made themselves is not
+    to_seat0(g)
+    push(ui, g, timers=[{"seat": 0, "kind": "move", "left": 30.0}])
+    intents = ui.press("d")
+    assert intents and intents[0][0] == "act"
+    g.act(0, intents[0][1])
+    push(ui, g)
+    assert ui.log.count(told) == 1
+
+
 def test_the_log_tells_each_move_once_in_words():
     g = new_game("colormatch", table="classic", players=3, seed=3)
     ui = seated_ui(g)

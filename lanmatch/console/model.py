@@ -575,6 +575,7 @@ class Console:
         old_code = old.code if old else None
         was_mine = bool(self.legal) and self.msg is not None
         old_sid = self.state_id
+        timed_out = self._clock_played(msg, was_mine, old_sid)
         step = view.get("step", 0)
         new_game = self._last_step is not None and (step < self._last_step or (self._had_outcome and view.get("outcome") is None))
         if new_game:
@@ -600,6 +601,8 @@ class Console:
                     game=self.game,
                 )
             )
+        if timed_out:
+            self.add_log(["Your time ran out: the host played that move for you."])
         if self.screen in ("waiting", "connecting", "rooms", "form"):
             self.screen = "table"
         # keep the same card selected; at the start of a decision, a playable one
@@ -616,6 +619,18 @@ class Console:
         legal = self.legal
         if legal and all(a.get("type") == "color" for a in legal) and self.picker is None:
             self.picker = self._color_picker("Name the active color", legal)
+
+    def _clock_played(self, msg: dict[str, Any], was_mine: bool, old_sid: int | None) -> bool:
+        """Did the move clock run out on this seat (its `move` timer was
+        running, nothing was sent for that state, and the new view tells of a
+        move of this seat)? Autopilot says so on its own line."""
+        old = self.msg
+        if not was_mine or old is None or self.seat is None or self.sent_sid == old_sid:
+            return False
+        if not any(t.get("seat") == self.seat and t.get("kind") == "move" for t in old.get("timers") or []):
+            return False
+        fresh = [e for e in msg["view"].get("events") or [] if e.get("n", 0) > self._last_n]
+        return any(e.get("seat") == self.seat for e in fresh)
 
     # ------------------------------------------------------------ keys
 
