@@ -8,13 +8,16 @@ two in-process peers with profiles (bot nodes that bring a profile, so they
 play their own coins) and one `lanmatch bot` process (the house posts for
 it); it deals the next game 0.3 s after each end. Every peer reconnects by
 itself with its seat token; a seat whose peer is not back yet is played by
-the clock (room bots after a resume are covered by `test_host_store.py`). After each kill the
-store is checked as the kill left it (sqlite's integrity, balances equal to
-the ledger, coins conserved with the live pots); the next host's log must
-say it resumed each unfinished match at its last stored action (or settled
-it, when its actions already ended the game). At the end every view the two
-peers received is compared with a replay of the stored actions: a view they
-were shown is never lost by a crash, and resumed tables show the same state.
+the clock (room bots and leaves under kills: `test_host_crash_more.py`,
+which shares these helpers). After each kill the store is checked as the
+kill left it (sqlite's integrity, balances equal to the ledger, coins
+conserved with the live pots); the next host's log must say it resumed each
+unfinished match at its last stored action (or settled it, when its actions
+already ended the game). At the end every player's and the house's coins
+are compared with an account of the rules made from the stored matches
+alone (`expected_balances`), and every view the two peers received with a
+replay of the stored actions: a view they were shown is never lost by a
+crash, and resumed tables show the same state.
 
 Bounded: KILLS kills, each 0.2-1.5 s after both peers are back; every wait
 has a deadline; everything talks to 127.0.0.1 only.
@@ -37,7 +40,7 @@ import trio
 
 from lanmatch.net.client import BotNode
 from lanmatch.protocol import view_to_wire
-from lanmatch.store import NEW_PROFILE_COINS, Store, iter_replay, rebuild_game
+from lanmatch.store import NEW_PROFILE_COINS, MatchRecord, Store, iter_replay, rebuild_game
 from lanmatch.store.records import dumps
 
 LOOPBACK = "127.0.0.1"
@@ -94,15 +97,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def host_cmd(data: Path, port: int) -> list[str]:
+def host_cmd(data: Path, port: int, *extra: str, stake: int = STAKE) -> list[str]:
+    """`lanmatch host` with room R (Classic, 3 seats, a coin room); `extra` adds or
+    overrides options (e.g. `--start-after 0.3`: room bots fill the empty seats)."""
     return [sys.executable, "-m", "lanmatch", "host", "--data", str(data), "--port", str(port), "--bind", LOOPBACK,
-            "--no-mdns", "--name", "crash", "--room", "R", "--seats", "3", "--stake", str(STAKE), "--clock", "2",
-            "--rematch-after", "0.3", "--bots", "easy"]
+            "--no-mdns", "--name", "crash", "--room", "R", "--seats", "3", "--stake", str(stake), "--clock", "2",
+            "--rematch-after", "0.3", "--bots", "easy", *extra]
 
 
-async def start_host(data: Path, port: int, log: Path) -> trio.Process:
+async def start_host(data: Path, port: int, log: Path, *extra: str, stake: int = STAKE) -> trio.Process:
     with open(log, "wb") as err:
-        proc = await trio.lowlevel.open_process(host_cmd(data, port), stdout=subprocess.PIPE, stderr=err)
+        proc = await trio.lowlevel.open_process(host_cmd(data, port, *extra, stake=stake), stdout=subprocess.PIPE,
+                                                stderr=err)
     line = b""
     with trio.fail_after(20):
         while not line.endswith(b"\n"):
@@ -111,6 +117,59 @@ async def start_host(data: Path, port: int, log: Path) -> trio.Process:
             line += chunk
     assert line == f"listening {LOOPBACK}:{port}\n".encode(), line
     return proc
+
+
+async def restart(data: Path, port: int, log: Path, live: dict[int, int], *extra: str,
+                  stake: int = STAKE) -> tuple[trio.Process, dict[int, int]]:
+    """Start a host on `data` after a kill that left `live` ({match: stored actions})
+    unfinished; its log must say it resumed each at its last stored action, or
+    settled it. Returns the host and {match: resumed at action}."""
+    host = await start_host(data, port, log, *extra, stake=stake)
+    resumed, settled = resumed_in(log)
+    assert set(resumed) | settled == set(live) and not set(resumed) & settled, (live, log.read_text())
+    for m, at in resumed.items():
+        assert at == live[m], f"match {m} resumed at action {at}, stored {live[m]}"
+    return host, resumed
+
+
+async def kill(host: trio.Process, data: Path, when: str) -> dict[int, int]:
+    """SIGKILL the host (no goodbye, no cleanup); the store as it left it is whole
+    and holds every coin. Returns {live match: stored actions}."""
+    host.kill()
+    assert await host.wait() == -signal.SIGKILL
+    with Store.open_dir(data, create=False) as store:
+        return conserved(store, when)
+
+
+async def until(cond, timeout: float, what: str, step: float = 0.02) -> None:
+    """Wait until `cond()` (at most `timeout` seconds)."""
+    try:
+        with trio.fail_after(timeout):
+            while not cond():
+                await trio.sleep(step)
+    except trio.TooSlowError:
+        raise AssertionError(f"not within {timeout} s: {what}") from None
+
+
+async def play_out(host: trio.Process, data: Path, matches, timeout: float = 40.0) -> None:
+    """The (last) host plays `matches` to their end, then stops cleanly on SIGTERM."""
+    with trio.fail_after(timeout):
+        while True:
+            with Store.open_dir(data, create=False) as store:
+                if all(store.match(m, actions=False).status == "finished" for m in matches):
+                    break
+            await trio.sleep(0.2)
+    host.send_signal(signal.SIGTERM)
+    with trio.fail_after(10):
+        assert await host.wait() == 0
+
+
+async def stop(*procs: trio.Process | None) -> None:
+    """Kill whatever of `procs` still runs (a failed test's cleanup)."""
+    for proc in procs:
+        if proc is not None and proc.returncode is None:
+            proc.kill()
+            await proc.wait()
 
 
 def conserved(store: Store, when: str) -> dict[int, int]:
@@ -148,76 +207,112 @@ async def test_a_host_killed_at_random_moments_resumes_every_table_and_loses_no_
                 n.start_soon(p.run, (LOOPBACK, port))
             live: dict[int, int] = {}
             for i in range(KILLS + 1):
-                log = tmp_path / f"host{i}.log"
                 for p in peers:
                     p.playing = False
-                host = await start_host(data, port, log)
-                # the host resumed (or settled) every match the last kill left unfinished
-                resumed, settled = resumed_in(log)
-                assert set(resumed) | settled == set(live) and not set(resumed) & settled, (live, log.read_text())
-                for m, at in resumed.items():
-                    assert at == live[m], f"match {m} resumed at action {at}, stored {live[m]}"
+                host, resumed = await restart(data, port, tmp_path / f"host{i}.log", live)
                 resumes += len(resumed)
-                with trio.fail_after(15):  # both peers back at a game (the kill comes while they play)
-                    while not all(p.playing for p in peers):
-                        await trio.sleep(0.02)
+                # both peers back at a game (the kill comes while they play)
+                await until(lambda: all(p.playing for p in peers), 15, "both peers play again")
                 if i == KILLS:
                     break
                 await trio.sleep(rng.uniform(0.2, 1.5))
-                host.kill()  # SIGKILL: no goodbye, no cleanup
-                assert await host.wait() == -signal.SIGKILL
-                with Store.open_dir(data, create=False) as store:
-                    live = conserved(store, f"after kill {i}")
+                live = await kill(host, data, f"after kill {i}")
                 mid_game += any(live.values())
             # the last host plays the matches it resumed to their end, then stops cleanly
-            with trio.fail_after(40):
-                while True:
-                    with Store.open_dir(data, create=False) as store:
-                        if all(store.match(m, actions=False).status == "finished" for m in live):
-                            break
-                    await trio.sleep(0.2)
-            host.send_signal(signal.SIGTERM)
-            with trio.fail_after(10):
-                assert await host.wait() == 0
+            await play_out(host, data, live)
             n.cancel_scope.cancel()
     finally:
-        for proc in (host, bot):
-            if proc is not None and proc.returncode is None:
-                proc.kill()
-                await proc.wait()
+        await stop(host, bot)
     assert mid_game >= KILLS // 4, f"only {mid_game} of {KILLS} kills landed in a match with actions"
     assert resumes >= 1
 
     with Store.open_dir(data, create=False) as store:
-        conserved(store, "at the end")
+        records = check_matches(store, min_finished=3)
         assert sorted(p.name for p in store.profiles()) == ["Ann", "Bob"]
-        c = store.conn
-        matches = c.execute("SELECT id, stake, players, status FROM matches ORDER BY id").fetchall()
-        assert sum(1 for m in matches if m[3] == "finished") >= 3, matches
-        for mid, stake, players, status in matches:
-            rows = c.execute("SELECT reason, seat, amount FROM ledger WHERE match_id = ?", (mid,)).fetchall()
-            assert sorted(s for r, s, _ in rows if r == "stake") == list(range(players)), f"match {mid}"
-            paid = [(r, s) for r, s, _ in rows if r in ("win", "refund", "odd")]
-            assert len(paid) == len(set(paid)), f"match {mid} paid a seat twice"
-            out = sum(a for r, _, a in rows if r in ("win", "refund", "odd"))
-            assert out == (0 if status == "live" else stake * players), f"match {mid} ({status}) paid {out}"
-        # every view the peers were shown is the replay of the stored actions at that step
-        records = {mid: store.match(mid) for mid, *_ in matches}
-        for r in records.values():
-            if r.status == "finished":
-                assert dumps(rebuild_game(r).outcome) == dumps(r.outcome)
+    assert check_views(records, peers) > 100
+
+
+def expected_balances(records: dict[int, MatchRecord], profiles: list[int]) -> tuple[dict[int, int], int]:
+    """Every profile's and the house's coins as the rules make them from the
+    stored matches alone (seats, who left, outcomes), computed here without
+    the store's settlement code: an independent account of the ledger.
+    Returns ({profile id: coins}, house). Live pots hold their stakes."""
+    coins = dict.fromkeys(profiles, NEW_PROFILE_COINS)
+    house = 0
+    for r in sorted(records.values(), key=lambda r: r.id):  # one room: a profile's matches in order
+        if r.kind != "coins":
+            continue
+        for s in r.seats:
+            if s.kind == "player":
+                coins[s.profile_id] -= r.stake
             else:
-                rebuild_game(r)  # resumable
-        replays = {mid: [[json.dumps(view_to_wire(v), sort_keys=True) for v in step.views] for step in iter_replay(r)]
-                   for mid, r in records.items()}
-        checked = 0
-        for p in peers:
-            assert p.views, f"{p.name} saw nothing"
-            for token, seat, sid, view in p.views:
-                shown = json.dumps(view, sort_keys=True)
-                found = [mid for mid, r in records.items()
-                         if seat is not None and r.seats[seat].token == token and sid < len(replays[mid])
-                         and replays[mid][sid][seat] == shown]
-                assert found, f"{p.name} was shown state {sid} at seat {seat}, which no stored match replays to"
-                checked += 1
-        assert checked > 100
+                house -= r.stake  # the house posts for every bot
+        for s in r.seats:
+            if s.left and s.kind == "player":  # 10 % of the stake rounded up, at most what is left
+                fee = min(-(-r.stake // 10), coins[s.profile_id])
+                coins[s.profile_id] -= fee
+                house += fee
+        if r.status == "live":
+            continue
+
+        def pay(seat: int, amount: int, r=r) -> None:
+            nonlocal house
+            s = r.seats[seat]
+            if s.kind == "player" and not s.left:
+                coins[s.profile_id] += amount
+            else:  # a bot's seat, or a leaver's: the house's
+                house += amount
+
+        winners = (r.outcome or {}).get("winners") if r.status == "finished" else None
+        if winners:
+            share, odd = divmod(r.stake * r.players, len(winners))
+            for w in winners:
+                pay(w, share)
+            house += odd
+        else:  # no winner, or abandoned: every stake back
+            for s in r.seats:
+                pay(s.seat, r.stake)
+    return coins, house
+
+
+def check_matches(store: Store, *, min_finished: int) -> dict[int, MatchRecord]:
+    """The store at the end: whole, every coin where the rules put it, every
+    stake posted once, every pot paid once and in full, every finished match
+    replaying to its outcome and every live one resumable. Returns the records."""
+    conserved(store, "at the end")
+    c = store.conn
+    records = {mid: store.match(mid) for (mid,) in c.execute("SELECT id FROM matches ORDER BY id")}
+    assert sum(1 for r in records.values() if r.status == "finished") >= min_finished, records.keys()
+    for r in records.values():
+        rows = c.execute("SELECT reason, seat, amount FROM ledger WHERE match_id = ?", (r.id,)).fetchall()
+        assert sorted(s for x, s, _ in rows if x == "stake") == list(range(r.players)), f"match {r.id}"
+        paid = [(x, s) for x, s, _ in rows if x in ("win", "refund", "odd")]
+        assert len(paid) == len(set(paid)), f"match {r.id} paid a seat twice"
+        out = sum(a for x, _, a in rows if x in ("win", "refund", "odd"))
+        assert out == (0 if r.status == "live" else r.stake * r.players), f"match {r.id} ({r.status}) paid {out}"
+        if r.status == "finished":
+            assert dumps(rebuild_game(r).outcome) == dumps(r.outcome)
+        else:
+            rebuild_game(r)  # resumable
+    coins, house = expected_balances(records, [p.id for p in store.profiles()])
+    assert {p.id: store.balance(p.id) for p in store.profiles()} == coins, "a player's coins differ from the rules"
+    assert store.house_balance() == house, "the house's coins differ from the rules"
+    return records
+
+
+def check_views(records: dict[int, MatchRecord], peers: list[Peer]) -> int:
+    """Every view the peers were shown is the replay of the stored actions at
+    that step (of the match their seat token sat in). Returns how many."""
+    replays = {mid: [[json.dumps(view_to_wire(v), sort_keys=True) for v in step.views] for step in iter_replay(r)]
+               for mid, r in records.items()}
+    checked = 0
+    for p in peers:
+        assert p.views, f"{p.name} saw nothing"
+        for token, seat, sid, view in p.views:
+            shown = json.dumps(view, sort_keys=True)
+            found = [mid for mid, r in records.items()
+                     if seat is not None and r.seats[seat].token == token and sid < len(replays[mid])
+                     and replays[mid][sid][seat] == shown]
+            assert found, f"{p.name} was shown state {sid} at seat {seat}, which no stored match replays to"
+            checked += 1
+    return checked
