@@ -33,6 +33,7 @@ import secrets
 import signal
 import subprocess
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -141,6 +142,38 @@ async def kill(host: trio.Process, data: Path, when: str) -> dict[int, int]:
         return conserved(store, when)
 
 
+@dataclass
+class Kills:
+    """One host on `data` and `port`, killed and restarted while `peers` play.
+    `host` is always the running host (the caller's cleanup stops it), `live`
+    what the last kill left unfinished, `resumed` what each restart resumed
+    ({match: at action}), `mid_game` how many kills left a match with actions."""
+
+    data: Path
+    port: int
+    logs: Path
+    rng: random.Random
+    host: trio.Process | None = None
+    live: dict[int, int] = field(default_factory=dict)
+    resumed: list[dict[int, int]] = field(default_factory=list)
+    mid_game: int = 0
+
+    async def cycle(self, peers: list, kills: int, *extra: str) -> None:
+        """`kills` times: restart, wait until every peer plays, kill 0.2-1.5 s
+        later; then one last restart, left running."""
+        for i in range(kills + 1):
+            for p in peers:
+                p.playing = False
+            self.host, resumed = await restart(self.data, self.port, self.logs / f"host{i}.log", self.live, *extra)
+            self.resumed.append(resumed)
+            await until(lambda: all(p.playing for p in peers), 15, "every peer plays again")
+            if i == kills:
+                return
+            await trio.sleep(self.rng.uniform(0.2, 1.5))
+            self.live = await kill(self.host, self.data, f"after kill {i}")
+            self.mid_game += any(self.live.values())
+
+
 async def until(cond, timeout: float, what: str, step: float = 0.02) -> None:
     """Wait until `cond()` (at most `timeout` seconds)."""
     try:
@@ -198,33 +231,19 @@ async def test_a_host_killed_at_random_moments_resumes_every_table_and_loses_no_
         bot = await trio.lowlevel.open_process(
             [sys.executable, "-m", "lanmatch", "bot", "--level", "easy", "--room", "R", "--stay", "--retry-for", "60",
              f"{LOOPBACK}:{port}"], stderr=bot_err)
-    host: trio.Process | None = None
-    mid_game = 0  # kills that left a match with actions stored
-    resumes = 0
+    kills = Kills(data, port, tmp_path, rng)
     try:
         async with trio.open_nursery() as n:
             for p in peers:
                 n.start_soon(p.run, (LOOPBACK, port))
-            live: dict[int, int] = {}
-            for i in range(KILLS + 1):
-                for p in peers:
-                    p.playing = False
-                host, resumed = await restart(data, port, tmp_path / f"host{i}.log", live)
-                resumes += len(resumed)
-                # both peers back at a game (the kill comes while they play)
-                await until(lambda: all(p.playing for p in peers), 15, "both peers play again")
-                if i == KILLS:
-                    break
-                await trio.sleep(rng.uniform(0.2, 1.5))
-                live = await kill(host, data, f"after kill {i}")
-                mid_game += any(live.values())
+            await kills.cycle(peers, KILLS)
             # the last host plays the matches it resumed to their end, then stops cleanly
-            await play_out(host, data, live)
+            await play_out(kills.host, data, kills.live)
             n.cancel_scope.cancel()
     finally:
-        await stop(host, bot)
-    assert mid_game >= KILLS // 4, f"only {mid_game} of {KILLS} kills landed in a match with actions"
-    assert resumes >= 1
+        await stop(kills.host, bot)
+    assert kills.mid_game >= KILLS // 4, f"only {kills.mid_game} of {KILLS} kills landed in a match with actions"
+    assert any(kills.resumed)
 
     with Store.open_dir(data, create=False) as store:
         records = check_matches(store, min_finished=3)

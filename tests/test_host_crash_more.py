@@ -38,6 +38,7 @@ import pytest
 import trio
 from test_host_crash import (
     LOOPBACK,
+    Kills,
     Peer,
     check_matches,
     check_views,
@@ -67,30 +68,18 @@ async def test_a_room_bots_seat_plays_on_after_every_kill_and_the_house_keeps_it
     rng = random.Random(47)
     data, port = tmp_path / "data", free_port()
     peers = [Peer("Ann", "medium"), Peer("Bob", "easy")]
-    host: trio.Process | None = None
-    mid_game = 0
-    resumes: dict[int, int] = {}  # match -> the action it was resumed at (the last resume)
+    kills = Kills(data, port, tmp_path, rng)
     try:
         async with trio.open_nursery() as n:
             for p in peers:
                 n.start_soon(p.run, (LOOPBACK, port))
-            live: dict[int, int] = {}
-            for i in range(KILLS + 1):
-                for p in peers:
-                    p.playing = False
-                host, resumed = await restart(data, port, tmp_path / f"host{i}.log", live, *ROOM_BOTS)
-                resumes.update(resumed)
-                await until(lambda: all(p.playing for p in peers), 15, "both peers play again")
-                if i == KILLS:
-                    break
-                await trio.sleep(rng.uniform(0.2, 1.5))
-                live = await kill(host, data, f"after kill {i}")
-                mid_game += any(live.values())
-            await play_out(host, data, live)
+            await kills.cycle(peers, KILLS, *ROOM_BOTS)
+            await play_out(kills.host, data, kills.live)
             n.cancel_scope.cancel()
     finally:
-        await stop(host)
-    assert mid_game >= 2, f"only {mid_game} of {KILLS} kills landed in a match with actions"
+        await stop(kills.host)
+    assert kills.mid_game >= 2, f"only {kills.mid_game} of {KILLS} kills landed in a match with actions"
+    resumes = {m: at for resumed in kills.resumed for m, at in resumed.items()}  # match -> its last resume
 
     with Store.open_dir(data, create=False) as store:
         records = check_matches(store, min_finished=3)  # incl. the house's coins against the outcomes
