@@ -66,6 +66,18 @@ def to_seat0(g, limit: int = 400) -> None:
         g.act(seat, g.legal_actions(seat)[0])
 
 
+def bomb_lit_one_card_each():
+    """Classic, 2 seats: both shed to one card and seat 1's Bomb is lit (fuse 3)."""
+    hands = [["R1", "R2", "R3", "R4", "R5", "R6", "R7"], ["R1", "R2", "R3", "R4", "R5", "R6", "RB"]]
+    g = rigged("classic", hands, "R8", first=0)
+    for card in ("R1", "R2", "R3", "R4", "R5"):
+        g.act(0, {"type": "play", "card": card})
+        g.act(1, {"type": "play", "card": card})
+    g.act(0, {"type": "play", "card": "R6"})
+    g.act(1, {"type": "play", "card": "RB"})
+    return g
+
+
 def dominoes_with_a_line(seed: int = 7, players: int = 3):
     """A Dominoes game played (first legal actions) until seat 0 has the turn
     with tiles on the line."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import msgpack
 import pytest
-from _console import dominoes_with_a_line, rigged, to_seat0
+from _console import bomb_lit_one_card_each, dominoes_with_a_line, rigged, to_seat0
 
 from lanmatch.console.model import Console, HostRow
 from lanmatch.console.screen import render_screen, screen_text, short_card
@@ -285,13 +285,7 @@ def test_classic_penalty_pile_on_screen():
 
 
 def test_classic_bomb_fuse_and_one_card_banner_on_screen():
-    hands = [["R1", "R2", "R3", "R4", "R5", "R6", "R7"], ["R1", "R2", "R3", "R4", "R5", "R6", "RB"]]
-    g = rigged("classic", hands, "R8", first=0)
-    for card in ("R1", "R2", "R3", "R4", "R5"):
-        g.act(0, {"type": "play", "card": card})
-        g.act(1, {"type": "play", "card": card})
-    g.act(0, {"type": "play", "card": "R6"})
-    g.act(1, {"type": "play", "card": "RB"})
+    g = bomb_lit_one_card_each()
     screen = text(seated_ui(g))
     assert "Bomb fuse: 3 hand-offs left" in screen
     assert "*** ONE CARD: You, Bot 1 (medium) ***" in screen

@@ -13,7 +13,15 @@ import re
 import sys
 
 import pytest
-from _console import NEED_TMUX, Tmux, dominoes_with_a_line, line_starting, rigged, to_seat0
+from _console import (
+    NEED_TMUX,
+    Tmux,
+    bomb_lit_one_card_each,
+    dominoes_with_a_line,
+    line_starting,
+    rigged,
+    to_seat0,
+)
 
 from lanmatch import cli
 from lanmatch.console import quick
@@ -105,16 +113,7 @@ def test_render_classic_penalty_waiting_on_you():
 
 
 def test_render_classic_bomb_fuse_and_one_card_banner():
-    hands = [
-        ["R1", "R2", "R3", "R4", "R5", "R6", "R7"],
-        ["R1", "R2", "R3", "R4", "R5", "R6", "RB"],
-    ]
-    g = rigged("classic", hands, "R8", first=0)
-    for card in ("R1", "R2", "R3", "R4", "R5"):
-        g.act(0, {"type": "play", "card": card})
-        g.act(1, {"type": "play", "card": card})
-    g.act(0, {"type": "play", "card": "R6"})
-    g.act(1, {"type": "play", "card": "RB"})
+    g = bomb_lit_one_card_each()
     text = assert_table_text(g, "classic")
     assert "Bomb fuse: 3 hand-offs left" in text
     assert "*** ONE CARD: You, Bot 1 (medium) ***" in text
