@@ -58,6 +58,13 @@ def seated_ui(g, *, game: str = "colormatch", table: str | None = "classic", kin
     return ui
 
 
+def my_turn() -> tuple:
+    """A 3-seat Classic game (seed 3) played to seat 0's turn, and the console seated there."""
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    to_seat0(g)
+    return g, seated_ui(g)
+
+
 def text(ui: Console, now: float = 0.0, width: int = 80, height: int = 24) -> str:
     lines = render_screen(ui, now, width, height)
     assert len(lines) == height
@@ -78,9 +85,7 @@ def acts(intents: list) -> list[dict]:
 
 
 def test_arrows_and_digits_move_the_selection_and_enter_plays_it_with_the_state_id():
-    g = new_game("colormatch", table="classic", players=3, seed=3)
-    to_seat0(g)
-    ui = seated_ui(g)
+    g, ui = my_turn()
     hand = [i.code for i in ui.hand()]
     assert sorted(hand) == sorted(g.view(0)["hand"])
     first = ui.sel
@@ -203,9 +208,7 @@ def test_an_unplayable_card_or_another_seats_turn_is_told_in_one_line():
 
 
 def test_rejections_and_errors_are_a_short_message_and_allow_another_try():
-    g = new_game("colormatch", table="classic", players=3, seed=3)
-    to_seat0(g)
-    ui = seated_ui(g)
+    g, ui = my_turn()
     first = ui.press("enter")
     assert first and ui.press("enter") == []  # sent once per state
     ui.on_message({"type": "rejected", "code": "illegal", "reason": "Not that one.", "state_id": 4}, 1.0)
@@ -218,9 +221,7 @@ def test_rejections_and_errors_are_a_short_message_and_allow_another_try():
 
 
 def test_tab_lists_every_move_and_a_digit_picks_one():
-    g = new_game("colormatch", table="classic", players=3, seed=3)
-    to_seat0(g)
-    ui = seated_ui(g)
+    g, ui = my_turn()
     ui.press("tab")
     legal = g.legal_actions(0)
     assert ui.picker is not None and len(ui.picker.options) == len(legal)
@@ -353,9 +354,7 @@ def test_dominoes_line_ends_boneyard_rack_and_match_score_on_screen():
 
 
 def test_the_clocks_count_down_from_the_time_the_view_arrived():
-    g = new_game("colormatch", table="classic", players=3, seed=3)
-    to_seat0(g)
-    ui = seated_ui(g)
+    g, ui = my_turn()
     push(ui, g, now=100.0, timers=[{"seat": 0, "kind": "move", "left": 29.6}])
     assert "Your move (30 s)" in text(ui, 100.0)
     assert "Your move (26 s)" in text(ui, 103.2)
@@ -365,9 +364,7 @@ def test_the_clocks_count_down_from_the_time_the_view_arrived():
 
 
 def test_a_move_the_clock_played_for_you_is_told_in_the_log():
-    g = new_game("colormatch", table="classic", players=3, seed=3)
-    to_seat0(g)
-    ui = seated_ui(g)
+    g, ui = my_turn()
     push(ui, g, timers=[{"seat": 0, "kind": "move", "left": 30.0}])
     told = "Your time ran out: the host played that move for you."
     g.act(0, g.legal_actions(0)[0])  # the host's Hard stand-in, after 30 s
