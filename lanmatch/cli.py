@@ -10,8 +10,9 @@ import argparse
 import sys
 
 from lanmatch import __version__
+from lanmatch.rules.colormatch import TABLE_NAMES
 
-TABLES = ("classic", "standard", "toll", "daynight", "siege", "cards")
+TABLES = TABLE_NAMES
 GAMES = ("colormatch", "dominoes")
 LEVELS = ("easy", "medium", "hard")
 

@@ -46,6 +46,7 @@ from lanmatch.store.records import dumps
 
 LOOPBACK = "127.0.0.1"
 KILLS = 8
+MIN_FINISHED = 3  # matches played to their end in each test
 STAKE = 10
 
 
@@ -184,12 +185,15 @@ async def until(cond, timeout: float, what: str, step: float = 0.02) -> None:
         raise AssertionError(f"not within {timeout} s: {what}") from None
 
 
-async def play_out(host: trio.Process, data: Path, matches, timeout: float = 40.0) -> None:
-    """The (last) host plays `matches` to their end, then stops cleanly on SIGTERM."""
+async def play_out(host: trio.Process, data: Path, matches, timeout: float = 40.0, finished: int = 0) -> None:
+    """The (last) host plays `matches` to their end, and on until the store
+    holds at least `finished` finished matches (however slow the machine made
+    the games between kills), then stops cleanly on SIGTERM."""
     with trio.fail_after(timeout):
         while True:
             with Store.open_dir(data, create=False) as store:
-                if all(store.match(m, actions=False).status == "finished" for m in matches):
+                done = store.conn.execute("SELECT COUNT(*) FROM matches WHERE status = 'finished'").fetchone()[0]
+                if done >= finished and all(store.match(m, actions=False).status == "finished" for m in matches):
                     break
             await trio.sleep(0.2)
     host.send_signal(signal.SIGTERM)
@@ -238,7 +242,7 @@ async def test_a_host_killed_at_random_moments_resumes_every_table_and_loses_no_
                 n.start_soon(p.run, (LOOPBACK, port))
             await kills.cycle(peers, KILLS)
             # the last host plays the matches it resumed to their end, then stops cleanly
-            await play_out(kills.host, data, kills.live)
+            await play_out(kills.host, data, kills.live, finished=MIN_FINISHED)
             n.cancel_scope.cancel()
     finally:
         await stop(kills.host, bot)
@@ -246,7 +250,7 @@ async def test_a_host_killed_at_random_moments_resumes_every_table_and_loses_no_
     assert any(kills.resumed)
 
     with Store.open_dir(data, create=False) as store:
-        records = check_matches(store, min_finished=3)
+        records = check_matches(store, min_finished=MIN_FINISHED)
         assert sorted(p.name for p in store.profiles()) == ["Ann", "Bob"]
     assert check_views(records, peers) > 100
 

@@ -38,6 +38,7 @@ import pytest
 import trio
 from test_host_crash import (
     LOOPBACK,
+    MIN_FINISHED,
     Kills,
     Peer,
     check_matches,
@@ -74,7 +75,7 @@ async def test_a_room_bots_seat_plays_on_after_every_kill_and_the_house_keeps_it
             for p in peers:
                 n.start_soon(p.run, (LOOPBACK, port))
             await kills.cycle(peers, KILLS, *ROOM_BOTS)
-            await play_out(kills.host, data, kills.live)
+            await play_out(kills.host, data, kills.live, finished=MIN_FINISHED)
             n.cancel_scope.cancel()
     finally:
         await stop(kills.host)
@@ -82,7 +83,7 @@ async def test_a_room_bots_seat_plays_on_after_every_kill_and_the_house_keeps_it
     resumes = {m: at for resumed in kills.resumed for m, at in resumed.items()}  # match -> its last resume
 
     with Store.open_dir(data, create=False) as store:
-        records = check_matches(store, min_finished=3)  # incl. the house's coins against the outcomes
+        records = check_matches(store, min_finished=MIN_FINISHED)  # incl. the house's coins against the outcomes
         ledgers = {mid: store.ledger(match_id=mid) for mid in records}
     after_resume = 0  # room bot moves made by a restarted host in a match it resumed
     for r in records.values():

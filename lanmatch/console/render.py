@@ -18,15 +18,7 @@ import re
 from typing import Any
 
 from lanmatch.rules.cards import PALETTES, describe
-
-TABLE_TITLES = {
-    "classic": "Classic",
-    "standard": "Standard",
-    "toll": "Toll",
-    "daynight": "Day & Night",
-    "siege": "Siege",
-    "cards": "Color Cards",
-}
+from lanmatch.rules.colormatch import TABLE_TITLES
 
 # color word (lower case) -> ANSI SGR parameters
 _ANSI = {

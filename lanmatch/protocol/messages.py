@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from lanmatch.protocol.framing import LocalProtocolError, RemoteProtocolError
+from lanmatch.rules.colormatch import TABLE_NAMES
 
 PROTOCOL_VERSION = 1
 """Bumped for any change a peer of the previous version could not follow."""
 
 GAMES = ("colormatch", "dominoes")
-TABLES = ("classic", "standard", "toll", "daynight", "siege", "cards")
+TABLES = TABLE_NAMES  # the engine declares them
 LEVELS = ("easy", "medium", "hard")
 MODES = ("single", "match", "daily")
 CLOCKS = (15, 20, 30, 45, 60, 90, 600)

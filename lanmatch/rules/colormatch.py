@@ -85,6 +85,7 @@ class Table:
     options: tuple[str, ...]  # house options this table accepts
     default_target: int  # points of a match when the mode is "match"
     default_clock: int  # seconds per move (used by the host)
+    title: str = ""  # the table's name for people ("Day & Night")
 
 
 _STANDARD = Table(
@@ -105,6 +106,7 @@ _STANDARD = Table(
     options=("stacking", "jump_in", "seven_o", "mode", "target"),
     default_target=500,
     default_clock=30,
+    title="Standard",
 )
 _CLASSIC = Table(
     name="classic",
@@ -124,6 +126,7 @@ _CLASSIC = Table(
     options=(),
     default_target=0,
     default_clock=30,
+    title="Classic",
 )
 # The other four tables say only how they differ from those two.
 TABLES: dict[str, Table] = {
@@ -131,6 +134,7 @@ TABLES: dict[str, Table] = {
     "toll": replace(
         _STANDARD,
         name="toll",
+        title="Toll",
         number_starter=True,
         starter_effects=False,
         ladder=(),
@@ -141,11 +145,14 @@ TABLES: dict[str, Table] = {
         default_clock=90,
     ),
     "classic": _CLASSIC,
-    "daynight": replace(_CLASSIC, name="daynight", deck="daynight", ladder=(("+1", ("+1",)), ("+5", ("+5",)))),
-    "siege": replace(_CLASSIC, name="siege", deck="siege", ladder=(("+2", ("+2", "+4")), ("+4", ("+4",)))),
+    "daynight": replace(
+        _CLASSIC, name="daynight", title="Day & Night", deck="daynight", ladder=(("+1", ("+1",)), ("+5", ("+5",)))
+    ),
+    "siege": replace(_CLASSIC, name="siege", title="Siege", deck="siege", ladder=(("+2", ("+2", "+4")), ("+4", ("+4",)))),
     "cards": replace(
         _STANDARD,
         name="cards",
+        title="Color Cards",
         number_starter=True,
         starter_effects=False,
         draw_with_play=False,
@@ -156,6 +163,14 @@ TABLES: dict[str, Table] = {
         default_target=200,
     ),
 }
+
+# What the rest of lanmatch knows of the tables comes from here (one place to
+# add a table: docs/adding-a-table.md): their names, the default first ...
+TABLE_NAMES = ("classic", *(name for name in TABLES if name != "classic"))
+# ... their names for people ...
+TABLE_TITLES = {name: TABLES[name].title for name in TABLE_NAMES}
+# ... and those where a drawn playable card is kept or played (PLAY/KEEP).
+KEEP_TABLES = tuple(name for name in TABLE_NAMES if TABLES[name].decline == "keep")
 
 _DECKS = {  # templates, copied for every deal
     "standard": tuple(C.standard_deck()),

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, TextIO
 
-from lanmatch.console.render import TABLE_TITLES
+from lanmatch.rules.colormatch import TABLE_TITLES
 from lanmatch.store.db import MatchSummary, Store, Tally
 from lanmatch.store.errors import StoreError
 from lanmatch.store.paths import db_path, default_data_dir

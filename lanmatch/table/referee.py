@@ -43,12 +43,12 @@ from typing import Any
 
 from lanmatch.bots import make_bot
 from lanmatch.rules import IllegalAction, new_game
+from lanmatch.rules.colormatch import KEEP_TABLES
 
 KEEP_WINDOW = 6.0
 CALL_WINDOW = 3.0
 AUTOPILOT_PACE = 0.67
 MISSES_TO_AUTOPILOT = 3
-KEEP_TABLES = ("classic", "daynight", "siege")
 
 
 class Rejected(Exception):
