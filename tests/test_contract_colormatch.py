@@ -1214,3 +1214,32 @@ def test_the_view_auditor_catches_a_leak(table, leak, reason):
     leak(g, v)
     with pytest.raises(AssertionError, match=reason):
         audit_view(g, 0, v, Audit(case))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_view_carries_the_last_32_events_act_returned_whenever_it_is_taken(seed):
+    """Views copy events with the help of a cache that follows the engine's
+    trimming of old events; taken at random moments (sometimes after more
+    than 64 new events), a view's events are the last 32 emitted (the deal's,
+    then those `act` returned), plus the cards of its own seat's private events."""
+    g = new_game("colormatch", table="classic", players=4, seed=seed, options={})
+    rng = random.Random(seed)
+    told = {e["n"]: e for e in g.view(3)["events"]}  # the deal (seat 3 holds nothing private in it)
+    views = 0
+    for _ in range(2000):
+        if g.outcome is not None:
+            break
+        seat = g.to_act[0]
+        told.update((e["n"], e) for e in g.act(seat, rng.choice(g.legal_actions(seat))))
+        if rng.random() < 0.08:
+            views += 1
+            got = g.view(1)["events"]
+            assert [e["n"] for e in got] == sorted(told)[-32:]
+            for mine in got:
+                public = told[mine["n"]]
+                assert {k: v for k, v in mine.items() if k != "cards" or "cards" in public} == public
+                for v in mine.values():
+                    if type(v) is list:
+                        v.append("scribbled")  # the caller's own lists: the next view must not show it
+            assert "scribbled" not in repr(g.view(1)["events"])
+    assert views >= 1 and max(told) > 64  # long enough for the engine to drop old events

@@ -336,7 +336,8 @@ class ColorMatch:
         self.step = 0
         self.outcome: dict[str, Any] | None = None
         self._events: list[dict[str, Any]] = []
-        self._event_lists: list[tuple[str, ...]] = []  # per event: its keys holding lists (copied per view)
+        # for a prefix of `_events` (filled by `view`): each event's keys holding lists
+        self._event_lists: list[tuple[str, ...]] = []
         self._private: dict[int, tuple[int, list[str]]] = {}
         self._ev_n = 0
         self._deal(deck, first_seat)
@@ -449,14 +450,11 @@ class ColorMatch:
         n = event["n"] = self._ev_n = self._ev_n + 1
         events = self._events
         events.append(event)
-        # an event is never changed once emitted (every caller passes a fresh
-        # literal), so which of its values are lists is known now
-        self._event_lists.append(tuple(k for k, v in event.items() if type(v) is list))
         if private is not None:
             self._private[n] = private
         if len(events) > 2 * EVENT_MEMORY:
             del self._events[:EVENT_MEMORY]
-            del self._event_lists[:EVENT_MEMORY]
+            del self._event_lists[:EVENT_MEMORY]  # a prefix of the events: it stays one
             floor = self._events[0]["n"]
             for key in [k for k in self._private if k < floor]:
                 del self._private[key]
@@ -1087,9 +1085,14 @@ class ColorMatch:
         """
         if type(seat) is not int or not 0 <= seat < self.n:
             raise IllegalAction(f"There is no seat {seat!r} at this table (seats 0-{self.n - 1}).")
+        # an event is never changed once emitted (every caller of `_emit` passes
+        # a fresh literal), so which of its values are lists is found once
+        known, emitted = self._event_lists, self._events
+        if len(known) < len(emitted):
+            known.extend(tuple(k for k, v in e.items() if type(v) is list) for e in emitted[len(known) :])
         events = []
         private = self._private
-        for e, lists in zip(self._events[-EVENT_MEMORY:], self._event_lists[-EVENT_MEMORY:], strict=True):
+        for e, lists in zip(emitted[-EVENT_MEMORY:], known[-EVENT_MEMORY:], strict=True):
             e = e.copy()  # the caller's own: its lists too
             for k in lists:
                 e[k] = e[k][:]
