@@ -14,15 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-try:
-    from tests._rig_classic import game as classic_game
-    from tests._rig_classic import rig as classic_rig
-    from tests._rig_std import game as std_game
-except ImportError:  # run from inside tests/
-    from _rig_classic import game as classic_game
-    from _rig_classic import rig as classic_rig
-    from _rig_std import game as std_game
+from _rig_classic import game as classic_game
+from _rig_classic import rig as classic_rig
+from _rig_std import game as std_game
 
 import lanmatch.bots.colormatch as CM
 from lanmatch.bots import LEVELS, Bot, make_bot

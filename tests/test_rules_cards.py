@@ -8,13 +8,9 @@ unless `strict_wild4` finds a match, last-card windows the host closes with
 from __future__ import annotations
 
 import pytest
+from _rig_std import do, game, play, shed_to_one, views
 
 from lanmatch.rules import IllegalAction, new_game
-
-try:
-    from tests._rig_std import do, game, play, shed_to_one, views
-except ImportError:  # tests/ is not a package: pytest put it on sys.path
-    from _rig_std import do, game, play, shed_to_one, views
 
 T = "cards"
 

@@ -7,45 +7,25 @@ is exact, acts through the public API only and asserts on views and outcomes.
 from __future__ import annotations
 
 import pytest
+from _rig_std import (
+    ACTIONS,
+    HAND1,
+    HAND2,
+    NUMS,
+    QUIET,
+    SHED,
+    WILDS,
+    block,
+    blocked_deal,
+    do,
+    draw_out,
+    game,
+    play,
+    shed_to_one,
+    views,
+)
 
 from lanmatch.rules import IllegalAction, new_game
-
-try:
-    from tests._rig_std import (
-        ACTIONS,
-        HAND1,
-        HAND2,
-        NUMS,
-        QUIET,
-        SHED,
-        WILDS,
-        block,
-        blocked_deal,
-        do,
-        draw_out,
-        game,
-        play,
-        shed_to_one,
-        views,
-    )
-except ImportError:  # tests/ is not a package: pytest put it on sys.path
-    from _rig_std import (
-        ACTIONS,
-        HAND1,
-        HAND2,
-        NUMS,
-        QUIET,
-        SHED,
-        WILDS,
-        block,
-        blocked_deal,
-        do,
-        draw_out,
-        game,
-        play,
-        shed_to_one,
-        views,
-    )
 
 T = "standard"
 

@@ -7,37 +7,21 @@ the engine speaks card codes (`RS`, `RR`, `R+2`, `W`, `W+4`), the palette the na
 from __future__ import annotations
 
 import pytest
+from _rig_std import (
+    ACTIONS,
+    NUMS,
+    WILDS,
+    block,
+    blocked_deal,
+    do,
+    draw_out,
+    game,
+    play,
+    shed_to_one,
+    views,
+)
 
 from lanmatch.rules import IllegalAction, new_game
-
-try:
-    from tests._rig_std import (
-        ACTIONS,
-        NUMS,
-        WILDS,
-        block,
-        blocked_deal,
-        do,
-        draw_out,
-        game,
-        play,
-        shed_to_one,
-        views,
-    )
-except ImportError:  # tests/ is not a package: pytest put it on sys.path
-    from _rig_std import (
-        ACTIONS,
-        NUMS,
-        WILDS,
-        block,
-        blocked_deal,
-        do,
-        draw_out,
-        game,
-        play,
-        shed_to_one,
-        views,
-    )
 
 T = "toll"
 
