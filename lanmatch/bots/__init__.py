@@ -48,9 +48,17 @@ class Bot:
         Raises:
             ValueError: `legal_actions` is empty (the seat may not act).
         """
+        self.check_legal(legal_actions)
+        return self.rng.choice(legal_actions)
+
+    def check_legal(self, legal_actions: list[dict[str, Any]]) -> None:
+        """Every `choose` starts here.
+
+        Raises:
+            ValueError: `legal_actions` is empty (the seat may not act).
+        """
         if not legal_actions:
             raise ValueError(f"seat {self.seat} has no legal action to choose from")
-        return self.rng.choice(legal_actions)
 
 
 def make_bot(level: str, game: str = "colormatch", table: str | None = None, seat: int = 0, seed: int = 0) -> Bot:

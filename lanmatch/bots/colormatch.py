@@ -514,8 +514,7 @@ class MediumBot(EasyBot):
         Raises:
             ValueError: `legal_actions` is empty (the seat may not act).
         """
-        if not legal_actions:
-            raise ValueError(f"seat {self.seat} has no legal action to choose from")
+        self.check_legal(legal_actions)
         self.observe(view)
         if len(legal_actions) == 1:
             return legal_actions[0]

@@ -79,8 +79,7 @@ class MediumBot(DominoesBot):
         Raises:
             ValueError: `legal_actions` is empty (the seat may not act).
         """
-        if not legal_actions:
-            raise ValueError(f"seat {self.seat} has no legal action to choose from")
+        self.check_legal(legal_actions)
         self.observe(view)
         plays = [a for a in legal_actions if a.get("type") == "play"]
         if not plays:

@@ -256,13 +256,14 @@ class Room:
 
     def summary(self) -> dict[str, Any]:
         """One line of the room list."""
+        open_seats = self.free_seats() if self.state != "playing" else []
         return {
             "name": self.name,
             "game": self.game,
             "table": self.table,
             "seats": self.n,
-            "free": len(self.free_seats()) if self.state != "playing" else 0,
-            "open_seats": self.free_seats() if self.state != "playing" else [],
+            "free": len(open_seats),
+            "open_seats": open_seats,
             "state": self.state,
             "clock": self.clock,
             "mode": self.mode,
