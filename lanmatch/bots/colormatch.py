@@ -237,8 +237,9 @@ class Memory:
                 low = self.counts[(seat + self.direction) % n] <= 3
                 if card[0] != "W" and not self.fuse_on:
                     # a Medium-like player plays its best-scoring card: it held
-                    # none that scores clearly more than the one it played
-                    self._learn(seat, self._worth_more(card, before_color, before_top, low))
+                    # none that scores more than the one it played
+                    held = self.counts[seat] if 0 <= seat < n else 0
+                    self._learn(seat, self._worth_more(card, before_color, before_top, low, held, seat in self.shields))
             self.last_play.pop(seat, None)
             if (
                 seat != self.seat and not answering and not drawn and not self.jumping and before_color
@@ -252,9 +253,13 @@ class Memory:
             if 0 <= seat < len(self.counts):
                 self.counts[seat] -= 1
             bluffable = card == "W+4" and RULES[self.table].challenge is not None
-            if card[0] == "W" and not answering and not drawn and before_color and before_top and not bluffable:
+            if (
+                card[0] == "W" and not answering and not drawn and before_color and before_top and not bluffable
+                and not self.fuse_on
+            ):
                 # a wild in an ordinary turn: nothing else of its could be played
-                self._learn(seat, frozenset({("c", before_color), ("s", SYM[before_top])}))
+                color, sym = self._playable_preds(seat, before_color, before_top)
+                self._learn(seat, color | sym)
             kind = KIND[card]
             if kind is not None:
                 self.pending_kind = kind
@@ -339,32 +344,68 @@ class Memory:
             return
         # A draw of its own accord: it held nothing playable.
         self._gain(seat, 1)
+        self.drew_on.setdefault(seat, []).append(self.color)
+        if self.fuse_on:
+            return  # with a Bomb fuse burning, Medium may draw to keep the blast away
         mine = nxt is None or (nxt.get("seat") == seat and after in ("keep", "pass", "play"))
         free = 1 if mine else 0
-        color, sym = ("c", self.color), ("s", SYM[self.top])
-        self._learn(seat, frozenset({color, sym, ("w", None)}), free)
-        joint = self.lacks[seat][-1]
-        # the parts apart too: a wild played later disproves only "no wild"
-        for part in (color, sym, ("w", None)):
-            self._learn(seat, frozenset({part}), free)
+        color, sym = self._playable_preds(seat)
+        wild = frozenset({("w", None)})
+        # the whole, and the parts apart too: a wild played later disproves only "no wild"
+        group = []
+        for banned in (color | sym | wild, color, sym, wild):
+            if banned:
+                self._learn(seat, banned, free)
+                group.append(self.lacks[seat][-1])
         if nxt is None:
-            self.open_draw = (seat, [joint] + self.lacks[seat][-3:])  # settled by the next event
-        self.drew_on.setdefault(seat, []).append(self.color)
+            self.open_draw = (seat, group)  # settled by the next event
 
-    def _worth_more(self, card: str, color: str, top: str, low: bool) -> frozenset:
-        """Faces playable on `color`/`top` that Medium scores clearly above `card`."""
+    def _playable_preds(
+        self, seat: int, color: str | None = None, top: str | None = None
+    ) -> tuple[frozenset, frozenset]:
+        """What `seat` could play on `color` and `top` (the current ones by
+        default): the color's cards and the top's symbol, as predicates. A seat
+        behind a standing Shield (`siege`) cannot play another Shield, so its
+        color is then its faces but the Shield."""
+        color = color or self.color
+        top_sym = SYM[top or self.top]
+        if seat not in self.shields:
+            return frozenset({("c", color)}), frozenset({("s", top_sym)})
+        faces = frozenset(("f", f) for f in self._colored if COLOR[f] == color and SYM[f] != "H")
+        return faces, (frozenset() if top_sym == "H" else frozenset({("s", top_sym)}))
+
+    def _worth_more(
+        self, card: str, color: str, top: str, low: bool, held: int = 0, shielded: bool = False
+    ) -> frozenset:
+        """Faces playable on `color`/`top` that Medium surely scores above
+        `card`, played from a hand of `held` cards.
+
+        Medium's value of a colored play is its worth (`medium_worth`) plus
+        half the count of the other cards of its color in the hand. A face of
+        the played card's color shares that count, so any worth above the
+        card's beats it. A face of another color (matching the top's symbol)
+        may have no other card of its color against `held - 2` of the played
+        card's, so its worth must exceed the card's by `(held - 2) / 2` to
+        beat it for sure (ties go to the engine's order: not counted).
+        """
         worth = medium_worth(card, low, self.table)
         if worth is None:
             return frozenset()
         top_sym = SYM[top]
+        own = COLOR[card]
+        cross = max(0.0, 0.5 * (held - 2))
         out = set()
         for f in self._colored:
             if f == card or (COLOR[f] != color and SYM[f] != top_sym):
                 continue
             if self.seven_o and SYM[f] in ("7", "0"):
                 continue  # played for the swap, not the points
+            if shielded and SYM[f] == "H":
+                continue  # a seat behind a standing Shield cannot play another
             w = medium_worth(f, low, self.table)
-            if w is not None and w >= worth + 4:
+            if w is None:
+                continue
+            if w > worth + (0.01 if COLOR[f] == own else cross + 0.01):
                 out.add(("f", f))
         return frozenset(out)
 
@@ -764,6 +805,8 @@ class HardBot(MediumBot):
     duel_candidates = 6
     duel_horizon = 16
     duel_caution = 0.8
+    # the two-seat judge: weights of `duel_features`, fitted by `bench/fit_judge.py`
+    duel_weights: tuple[float, ...] | None = (0.219, 0.744, 0.239, 0.179, 0.435)
 
     # ------------------------------------------------------------ memory use
 
@@ -903,6 +946,8 @@ class HardBot(MediumBot):
     def judge(self, w: L.World, me: int) -> float:
         if w.over:
             return 1.0 / len(w.winners) if me in w.winners else 0.0
+        if w.n == 2 and self.duel_weights:
+            return self.duel_judge(w, me)
         k = self.sharpness
         weights = []
         for s, h in enumerate(w.hands):
@@ -911,6 +956,13 @@ class HardBot(MediumBot):
                 eff -= self.playable_bonus
             weights.append(math.exp(-k * eff))
         return weights[me] / sum(weights)
+
+    def duel_judge(self, w: L.World, me: int) -> float:
+        """Two seats: the chance that `me` wins from an unfinished rollout,
+        a logistic model over `duel_features` (weights fitted to playouts by
+        `bench/fit_judge.py`; see docs/bots.md)."""
+        z = sum(k * f for k, f in zip(self.duel_weights, duel_features(w, me), strict=True))
+        return 1.0 / (1.0 + math.exp(-z))
 
     def deal(self, x: Ctx, rng: random.Random) -> L.World:
         """One determinized world consistent with the view and the memory."""
@@ -1164,6 +1216,31 @@ def _misfit(hand: list[str], rec: tuple, cons, table: str) -> int:
         if k > free:
             bad += k - free
     return bad
+
+
+def duel_features(w: L.World, me: int) -> tuple[int, int, int, int, int]:
+    """What the two-seat judge weighs, each as `me`'s edge over its rival:
+    fewer cards, more wilds, more Skip/Reverse/+2-like cards, being the one
+    to move with a play in hand, and a waiting pile on the rival (-1 if on `me`)."""
+    cards = [0, 0]
+    wilds = [0, 0]
+    specials = [0, 0]
+    for s in (0, 1):
+        h = w.hands[s]
+        cards[s] = len(h)
+        for c in h:
+            if COLOR[c] is None:
+                wilds[s] += 1
+            elif SYM[c] in SPECIAL:
+                specials[s] += 1
+    opp = 1 - me
+    sign = 1 if w.cur == me else -1
+    move = pile = 0
+    if w.pending:
+        pile = -sign
+    elif any(w.playable(w.cur, c) for c in w.hands[w.cur]):
+        move = sign
+    return (cards[opp] - cards[me], wilds[me] - wilds[opp], specials[me] - specials[opp], move, pile)
 
 
 def _move_class(a: dict[str, Any]) -> tuple:
