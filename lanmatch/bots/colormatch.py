@@ -31,8 +31,8 @@ the rivals' cards it has seen by face (Day & Night flips, a shown hand).
   memory: `Dealer`), plays each candidate forward with Medium-like rollouts
   (`lanmatch.bots.lookahead`) and switches from Medium's choice only to a
   move that wins clearly more often. With two seats the search is wider and
-  bolder (`duel_*`: 6 moves, rollouts of 16 moves judged by hand sizes, a
-  switch at 0.8 standard errors). Sampled hands are repaired until they
+  bolder (`duel_*`: 6 moves, rollouts of 16 moves judged by a logistic
+  model fitted to playouts, a switch at 0.8 standard errors). Sampled hands are repaired until they
   explain each rival's latest play as Medium would make it (`_misfit`). The
   work is a fixed number of simulated moves, never a clock.
 
@@ -794,7 +794,7 @@ class HardBot(MediumBot):
     caution = 1.5  # a move replaces Medium's choice only if better by this many standard errors
     horizon = 0  # rollout moves before the position is judged (0: to the end)
     search_at = 4  # with 3 seats or more, search only once some seat holds this many cards or fewer
-    sharpness = 0.55  # of the count-based judgement of an unfinished rollout
+    sharpness = 0.55  # of the count-based judgement of an unfinished rollout (3 seats or more, `horizon` set)
     playable_bonus = 0.6  # cards' worth of being able to play when to move
     wild_bonus = 0.4  # cards' worth of each wild held
     repairs = 24  # swaps tried per rival and deal to make its hand explain its latest play
