@@ -31,10 +31,11 @@ the rivals' cards it has seen by face (Day & Night flips, a shown hand).
   memory: `Dealer`), plays each candidate forward with Medium-like rollouts
   (`lanmatch.bots.lookahead`) and switches from Medium's choice only to a
   move that wins clearly more often. With two seats the search is wider and
-  bolder (`duel_*`: 6 moves, rollouts of 16 moves judged by a logistic
-  model fitted to playouts, a switch at 0.8 standard errors). Sampled hands are repaired until they
-  explain each rival's latest play as Medium would make it (`_misfit`). The
-  work is a fixed number of simulated moves, never a clock.
+  bolder (`duel_*`: 8 moves, each card its own, rollouts of 16 moves judged
+  by a logistic model fitted to playouts, a switch at 0.8 standard errors).
+  Sampled hands are repaired until they explain each rival's latest play as
+  Medium would make it (`_misfit`). The work is a fixed number of simulated
+  moves, never a clock.
 
 Every bot draws from its own seeded `random.Random`, so a game replays.
 """
@@ -798,11 +799,11 @@ class HardBot(MediumBot):
     playable_bonus = 0.6  # cards' worth of being able to play when to move
     wild_bonus = 0.4  # cards' worth of each wild held
     repairs = 24  # swaps tried per rival and deal to make its hand explain its latest play
-    # two seats: every decision is searched, so the search is wider (6 moves),
+    # two seats: every decision is searched, so the search is wider (8 moves, each card its own),
     # judges rollouts after 16 moves, and switches at 0.8 standard errors
     duel_budget = 3500
     duel_max_samples = 300
-    duel_candidates = 6
+    duel_candidates = 8
     duel_horizon = 16
     duel_caution = 0.8
     # the two-seat judge: weights of `duel_features`, fitted by `bench/fit_judge.py`
@@ -880,17 +881,20 @@ class HardBot(MediumBot):
         if x.phase == "turn" and any(a["type"] == "play" for a in legal):
             pool = [a for a in legal if a["type"] == "play"]
         ranked = sorted(pool, key=lambda a: -self.value(x, a))
+        duel = x.n == 2
         # moves that differ in what they leave behind: the color in force and
-        # the kind of card (two numbers of one color count as one move)
+        # the kind of card (two numbers of one color count as one move, but
+        # not with two seats: the number on top is what the rival may match)
         seen: set[tuple] = set()
         cands: list[dict[str, Any]] = []
         for a in ranked:
             key = _move_class(a)
+            if duel:
+                key += (a.get("card"),)
             if key in seen:
                 continue
             seen.add(key)
             cands.append(a)
-        duel = x.n == 2
         budget, max_samples, horizon, caution = self.budget, self.max_samples, self.horizon, self.caution
         if duel:  # two seats: a wider, shorter, bolder search (see docs/bots.md)
             budget, max_samples, horizon, caution = self.duel_budget, self.duel_max_samples, self.duel_horizon, self.duel_caution
