@@ -185,7 +185,7 @@ def choice(g, seat: int, level: str = "medium", seed: int = 1) -> dict[str, Any]
 def test_medium_names_the_color_it_holds_most():
     # nothing plays on R7 but the Wild; blue is held most. (Hard is not asked
     # here: it cannot see that the rival holds only reds, and to its look-ahead
-    # blue and green are then worth the same, measured 0.3 +- 0.6 points.)
+    # blue and green are then worth the same: measured within half a point.)
     g = classic_game("classic", [["W", "B1", "B2", "B3", "G4", "G5", "Y6"], ["R2", "R3", "R4", "R5", "R6", "R8", "R9"]], "R7")
     a = choice(g, 0, "medium")
     assert a["type"] == "play" and a["card"] == "W" and a["color"] == "B", a
