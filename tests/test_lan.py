@@ -4,7 +4,8 @@ Three hosts on one bridge (tests/_netns.py, made and removed by the test):
 `lanmatch host` in the first advertises over mDNS on its own address; a
 `lanmatch bot` in the second discovers it over mDNS (no address given) and
 plays; a bot node in the third joins by address. Then again with 5% of every
-host's outgoing packets dropped by nftables. Skipped, loudly, only where
+host's outgoing packets dropped by nftables. Two hosts started under one name
+on two machines: the second is advertised renamed. Skipped, loudly, only where
 network namespaces cannot be created.
 """
 
@@ -85,6 +86,31 @@ def test_the_match_still_completes_with_five_percent_packet_loss():
     with Lan(hosts=3) as lan:
         lan.loss(5)
         play_across_the_lan(lan)
+
+
+def test_a_host_named_like_one_already_advertised_is_advertised_renamed():
+    """mDNS names are unique on a LAN: zeroconf probes before it announces, the
+    host already there answers, and the newcomer renames itself (docs/protocol.md,
+    section 9). Two machines, as in a home: on one machine both hosts share
+    port 5353 and a unicast answer may reach either of them."""
+    first = second = None
+    with Lan(hosts=2) as lan:
+        try:
+            first = lan.popen(0, [*LM, "host", "--name", "Kitchen", "--bind", lan.addrs[0], "--no-store"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV)
+            assert read_line(first, b"advertised ", 20) == b"advertised Kitchen._lanmatch._tcp.local."
+            second = lan.popen(1, [*LM, "host", "--name", "Kitchen", "--bind", lan.addrs[1], "--no-store"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV)
+            assert read_line(second, b"advertised ", 20) == b"advertised Kitchen-2._lanmatch._tcp.local."
+        finally:
+            for p in (first, second):
+                if p is not None and p.poll() is None:
+                    p.send_signal(signal.SIGINT)
+                    try:
+                        p.wait(timeout=10)
+                    except subprocess.TimeoutExpired:
+                        p.kill()
+                        p.wait()
 
 
 def test_the_lan_is_torn_down_completely():

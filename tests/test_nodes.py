@@ -112,16 +112,19 @@ async def test_host_process_advertises_serves_a_headless_room_and_unregisters_on
 
 
 @pytest.mark.slow
-async def test_a_name_clash_is_resolved_and_a_killed_host_is_dropped_by_the_browser(nursery):
-    """Two hosts named alike both get advertised (the second renamed); one killed
-    with -9 is never withdrawn from mDNS, yet the browser drops it (TCP check)."""
-    name = f"clash-{os.getpid()}"
-    cmd = [sys.executable, "-m", "lanmatch", "host", "--name", name, "--bind", LOOPBACK, "--no-store"]
-    procs = [await trio.lowlevel.open_process(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV)
-             for _ in range(2)]
+async def test_a_killed_host_is_dropped_by_the_browser(nursery):
+    """Two hosts get advertised; one killed with -9 is never withdrawn from
+    mDNS, yet the browser drops it (TCP check). (A name clash is renamed
+    across machines: tests/test_lan.py. On one machine both hosts share port
+    5353, and zeroconf's unicast answer to a probe may reach either of them.)"""
+    base = f"kill-{os.getpid()}"
+    procs = []
     try:
         lines: list[list[bytes]] = [[], []]
-        for k, p in enumerate(procs):
+        for k in range(2):
+            cmd = [sys.executable, "-m", "lanmatch", "host", "--name", f"{base}-{k}", "--bind", LOOPBACK, "--no-store"]
+            p = await trio.lowlevel.open_process(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV)
+            procs.append(p)
             buf = b""
             with trio.fail_after(20):
                 while buf.count(b"\n") < 2:
@@ -130,8 +133,7 @@ async def test_a_name_clash_is_resolved_and_a_killed_host_is_dropped_by_the_brow
                     buf += chunk
             lines[k] = buf.splitlines()
         names = sorted(line.split(b" ", 1)[1].decode() for k in range(2) for line in lines[k] if line.startswith(b"advertised"))
-        assert len(names) == 2 and names[0] != names[1], names
-        assert all(n.startswith(name) for n in names)
+        assert names == [f"{base}-{k}._lanmatch._tcp.local." for k in range(2)], names
         ports = [int(lines[k][0].split(b":")[-1]) for k in range(2)]
         async with Browser([LOOPBACK], recheck=1.0) as browser:
             with trio.fail_after(15):

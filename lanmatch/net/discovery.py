@@ -5,7 +5,8 @@ How this works. zeroconf runs its own thread; we use its sync API through
 console's asyncio loop zeroconf would otherwise attach to it) and IPv4 only.
 
 - `Advertiser` registers `_lanmatch._tcp.local.` with the host's name as the
-  instance name (a clash is resolved by zeroconf renaming it, "Kitchen (2)"),
+  instance name (a clash with a host on another machine is resolved by
+  zeroconf renaming it, "Kitchen-2"; docs/protocol.md section 9),
   a small TXT record (`txtvers`, `proto`, `rooms`, `free`, `games`, `pw`), and
   `follow(host)` updates the record as rooms change (coalesced: an update costs
   about 0.45 s). `close()` unregisters (browsers see it at once).
