@@ -496,18 +496,14 @@ def test_the_two_seat_judge_weighs_cards_wilds_and_the_move():
     assert abs(bot.judge(w, 0) + bot.judge(w, 1) - 1.0) < 1e-9
 
 
-class Audited:
-    """A Hard bot whose memory is checked against the rivals' true hands after
-    every view: no constraint on what a rival lacks may be broken."""
+class Audited(Checked):
+    """A checked Hard bot whose memory is also checked against the rivals'
+    true hands after every view: no constraint on what a rival lacks may be
+    broken."""
 
     def __init__(self, bot: Bot, g: Any):
-        self.bot, self.g, self.checks = bot, g, 0
-
-    def declines(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
-        return self.bot.declines(view, legal)
-
-    def choose(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
-        return self.bot.choose(view, legal)
+        super().__init__(bot)
+        self.g, self.checks = g, 0
 
     def observe(self, view: dict[str, Any]) -> None:
         self.bot.observe(view)

@@ -375,9 +375,7 @@ class Memory:
         faces = frozenset(("f", f) for f in self._colored if COLOR[f] == color and SYM[f] != "H")
         return faces, (frozenset() if top_sym == "H" else frozenset({("s", top_sym)}))
 
-    def _worth_more(
-        self, card: str, color: str, top: str, low: bool, held: int = 0, shielded: bool = False
-    ) -> frozenset:
+    def _worth_more(self, card: str, color: str, top: str, low: bool, held: int, shielded: bool) -> frozenset:
         """Faces playable on `color`/`top` that Medium surely scores above
         `card`, played from a hand of `held` cards.
 
@@ -807,7 +805,7 @@ class HardBot(MediumBot):
     duel_horizon = 16
     duel_caution = 0.8
     # the two-seat judge: weights of `duel_features`, fitted by `bench/fit_judge.py`
-    duel_weights: tuple[float, ...] | None = (0.219, 0.744, 0.239, 0.179, 0.435)
+    duel_weights: tuple[float, ...] = (0.219, 0.744, 0.239, 0.179, 0.435)
 
     # ------------------------------------------------------------ memory use
 
@@ -950,7 +948,7 @@ class HardBot(MediumBot):
     def judge(self, w: L.World, me: int) -> float:
         if w.over:
             return 1.0 / len(w.winners) if me in w.winners else 0.0
-        if w.n == 2 and self.duel_weights:
+        if w.n == 2:
             return self.duel_judge(w, me)
         k = self.sharpness
         weights = []
