@@ -10,10 +10,9 @@ import argparse
 import sys
 
 from lanmatch import __version__
-from lanmatch.rules.colormatch import TABLE_NAMES
+from lanmatch.rules import GAMES, TABLE_NAMES, get_game
 
-TABLES = TABLE_NAMES
-GAMES = ("colormatch", "dominoes")
+TABLES = TABLE_NAMES  # live: every table of every registered game
 LEVELS = ("easy", "medium", "hard")
 
 
@@ -22,6 +21,32 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
+def _games_help() -> str:
+    first, *rest = GAMES
+    return f"{first} (default)" + "".join(f", {g}" for g in rest)
+
+
+def _table_is_for(game) -> str:
+    named = " and ".join(g.title for g in GAMES.values() if g.named_tables)
+    return f"--table is for {named}; {game.title} has one table"
+
+
+def _check_table(parser: argparse.ArgumentParser, cmd: str, args: argparse.Namespace, seats: str = "seats") -> None:
+    """Check --game, --table and the seat count against the game's declaration;
+    `args.table` becomes the table's name as rooms carry it."""
+    game = get_game(args.game)
+    if args.table is not None and not game.named_tables:
+        parser.exit(2, f"lanmatch {cmd}: {_table_is_for(game)} (see --help)\n")
+    try:
+        args.table = game.table_name(args.table)
+    except ValueError as exc:
+        parser.exit(2, f"lanmatch {cmd}: {exc} (see --help)\n")
+    n = getattr(args, seats)
+    if not game.seats_ok(n):
+        parser.exit(2, f"lanmatch {cmd}: {game.title} seats {game.min_players} to {game.max_players} players, "
+                       f"not {n} (see --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
             f"\nErrors never show as a traceback: they are written to {log_file}"
         ),
     )
-    play.add_argument("--game", choices=GAMES, default="colormatch", help="colormatch (default) or dominoes")
+    play.add_argument("--game", choices=GAMES, default="colormatch", help=_games_help())
     play.add_argument(
         "--table",
         choices=TABLES,
@@ -212,8 +237,8 @@ def build_parser() -> argparse.ArgumentParser:
             "  lanmatch sim --game dominoes --players 3 --bots medium --games 200"
         ),
     )
-    sim.add_argument("--game", choices=GAMES, default="colormatch", help="colormatch (default) or dominoes")
-    sim.add_argument("--table", choices=TABLES, default="classic", help="Color Match table (default classic)")
+    sim.add_argument("--game", choices=GAMES, default="colormatch", help=_games_help())
+    sim.add_argument("--table", choices=TABLES, default=None, help="the game's table (Color Match: default classic)")
     sim.add_argument("--players", type=int, default=4, metavar="N", help="seats: 2-6, Dominoes 2-4 (default 4)")
     sim.add_argument(
         "--bots",
@@ -287,16 +312,7 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`lanmatch play`: check the flags, then hand over to the console."""
     from lanmatch.protocol import CLOCKS
 
-    if args.game == "dominoes":
-        if args.table is not None:
-            parser.exit(2, "lanmatch play: --table is for Color Match; Dominoes has one table (see --help)\n")
-        low, high = 2, 4
-    else:
-        args.table = args.table or "classic"
-        low, high = 2, 6
-    if not low <= args.seats <= high:
-        game = "Dominoes" if args.game == "dominoes" else "Color Match"
-        parser.exit(2, f"lanmatch play: {game} seats {low} to {high} players, not {args.seats} (see --help)\n")
+    _check_table(parser, "play", args)
     if args.clock is not None and args.clock not in CLOCKS:
         clocks = ", ".join(map(str, CLOCKS[:-1])) + f" or {CLOCKS[-1]}"
         parser.exit(2, f"lanmatch play: --clock is {clocks} seconds, not {args.clock} (see --help)\n")
@@ -348,6 +364,10 @@ def _sim(args: argparse.Namespace) -> int:
         return 2
 
     try:
+        game = get_game(args.game)
+        if args.table is not None and not game.named_tables:
+            raise ValueError(_table_is_for(game))
+        args.table = game.table_name(args.table)
         bots = sim.parse_bots(args.bots, args.players)
         options = {name.strip(): True for name in args.options.split(",") if name.strip()}
         config = sim.SimConfig(
@@ -357,12 +377,9 @@ def _sim(args: argparse.Namespace) -> int:
         config.check()
         if args.jobs < 1:
             raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
-        if args.game == "colormatch":
-            from lanmatch.rules import new_game
+        from lanmatch.rules import new_game
 
-            new_game("colormatch", table=args.table, players=args.players, options=options or None)
-        elif options:
-            raise ValueError("--options are for Color Match tables")
+        new_game(args.game, table=args.table, players=args.players, options=options or None)
     except ValueError as exc:
         return fail(str(exc))
     show_bar = not args.json and sys.stdout.isatty()
@@ -371,7 +388,7 @@ def _sim(args: argparse.Namespace) -> int:
             if show_bar:
                 from prompt_toolkit.shortcuts import ProgressBar
 
-                title = f"{config.games} games, {config.table if config.game == 'colormatch' else 'dominoes'}, {config.players} players"
+                title = f"{config.games} games, {get_game(config.game).title_of(config.table)}, {config.players} players"
                 with ProgressBar(title=title) as bar:
                     counter = bar(label="games", total=config.games)
                     for now in runner.progress():
@@ -418,11 +435,7 @@ def _host(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.exit(2, "lanmatch host: a --stake needs the store; drop --no-store (see --help)\n")
     if args.data and args.no_store:
         parser.exit(2, "lanmatch host: --data and --no-store contradict each other (see --help)\n")
-    low, high = (2, 4) if args.game == "dominoes" else (2, 6)
-    if not low <= args.seats <= high:
-        parser.exit(2, f"lanmatch host: --seats must be {low} to {high}, not {args.seats} (see --help)\n")
-    if args.game == "dominoes" and args.table:
-        parser.exit(2, "lanmatch host: --table is for Color Match; Dominoes has one table (see --help)\n")
+    _check_table(parser, "host", args)
     from lanmatch.net.nodes import run_host
 
     return run_host(args)

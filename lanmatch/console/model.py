@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lanmatch.console.render import (
-    TABLE_TITLES,
     Words,
     action_label,
     card_sort_key,
@@ -38,7 +37,7 @@ from lanmatch.console.render import (
 )
 from lanmatch.net.client import parse_address
 from lanmatch.protocol import CLOCKS
-from lanmatch.rules.colormatch import TABLES as COLOR_MATCH_TABLES
+from lanmatch.rules import GAMES, get_game
 from lanmatch.table import GUEST_MAX_SEATS, default_clock
 
 Intent = tuple
@@ -127,17 +126,19 @@ class HandItem:
 
 def bool_options(game: str, table: str | None) -> list[str]:
     """The on/off house options a table accepts (`stacking`, `jump_in`, ...)."""
-    if game != "colormatch":
-        return []
-    spec = COLOR_MATCH_TABLES.get(table or "classic")
-    return [o for o in spec.options if o not in NOT_OPTIONS] if spec else []
+    spec = _table_spec(game, table)
+    return [o for o in getattr(spec, "options", ()) if o not in NOT_OPTIONS]
 
 
 def takes_mode(game: str, table: str | None) -> bool:
-    if game != "colormatch":
-        return False
-    spec = COLOR_MATCH_TABLES.get(table or "classic")
-    return spec is not None and "mode" in spec.options
+    return "mode" in getattr(_table_spec(game, table), "options", ())
+
+
+def _table_spec(game: str, table: str | None) -> Any:
+    g = GAMES.get(game)
+    if g is None:
+        return None
+    return g.tables.get(table or g.default_table) if g.named_tables else g.table()
 
 
 @dataclass
@@ -189,7 +190,8 @@ class RoomForm:
         if row == "game":
             return "Color Match" if self.game == "colormatch" else "Dominoes"
         if row == "table":
-            return TABLE_TITLES.get(self.table, self.table)
+            spec = _table_spec(self.game, self.table)
+            return spec.title if spec is not None else str(self.table)
         if row.startswith("opt:"):
             return "on" if self.options.get(row[4:]) else "off"
         if row == "seats":
@@ -219,9 +221,9 @@ class RoomForm:
             return values[(i + step) % len(values)]
 
         if row == "game":
-            self.game = cycle(("colormatch", "dominoes"), self.game)
+            self.game = cycle(tuple(GAMES), self.game)
         elif row == "table":
-            self.table = cycle(tuple(TABLE_TITLES), self.table)
+            self.table = cycle(tuple(get_game(self.game).tables), self.table)
         elif row.startswith("opt:"):
             self.options[row[4:]] = not self.options.get(row[4:])
         elif row == "seats":

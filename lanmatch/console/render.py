@@ -17,8 +17,8 @@ import math
 import re
 from typing import Any
 
+from lanmatch.rules import title_of
 from lanmatch.rules.cards import PALETTES, describe
-from lanmatch.rules.colormatch import TABLE_TITLES
 
 # color word (lower case) -> ANSI SGR parameters
 _ANSI = {
@@ -549,7 +549,7 @@ def render_table(
     far = {int(k): v for k, v in (view.get("far") or {}).items()}
     match = view.get("mode") in ("match", "daily") and view.get("target")
 
-    title = f"Color Match · {TABLE_TITLES.get(table, table)} table"
+    title = f"{title_of(view.get('game') or 'colormatch', table)} table"
     if match:
         title += f" · round {view.get('round', 1)} · first to {view.get('target')}"
     lines = [w.bold(title)]

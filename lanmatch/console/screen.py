@@ -29,7 +29,6 @@ from typing import Any
 
 from lanmatch.console.model import LEAVING_FEE_PERCENT, Console, RoomForm, coins_words, leaving_fee
 from lanmatch.console.render import (
-    TABLE_TITLES,
     Words,
     domino_lines,
     plural,
@@ -38,6 +37,7 @@ from lanmatch.console.render import (
     table_lines,
     tile_words,
 )
+from lanmatch.rules import game_title, title_of
 from lanmatch.rules.cards import PALETTES, describe
 
 Frag = tuple[str, str]
@@ -69,7 +69,6 @@ SHORT_SYMBOLS = {
     "Toll 4": "T4",
 }
 TIMER_WORDS = {"move": "", "keep": "keep ", "call": "call ", "catch": "catch ", "autopilot": "autopilot "}
-GAME_WORDS = {"colormatch": "Color Match", "dominoes": "Dominoes"}
 
 
 # ------------------------------------------------------------------ fragments
@@ -319,7 +318,7 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     if domino:
         title = f"Dominoes · round {v.get('round', 1)} · first to {v.get('target', 100)}"
     else:
-        title = f"Color Match · {TABLE_TITLES.get(ui.table or '', ui.table)}"
+        title = title_of(ui.game, ui.table)
         if v.get("mode") in ("match", "daily") and v.get("target"):
             title += f" · round {v.get('round', 1)} · first to {v.get('target')}"
     if room.get("name"):
@@ -373,8 +372,8 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
 
 def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
     room = ui.room or {}
-    game = GAME_WORDS.get(room.get("game", ""), "")
-    table = TABLE_TITLES.get(room.get("table") or "", "")
+    game = title_of(room.get("game", ""), room.get("table"))
+    table = ""
     clock = room.get("clock")
     head = f"Room {room.get('name', '?')} · {game}{' · ' + table if table else ''}"
     lines = [_title(head, ui.status or "? help · q quit", width)]
@@ -442,7 +441,7 @@ def hosts_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
                             else "   (not browsing: type an address below)", "class:dim"))
     for k, h in enumerate(ui.hosts):
         sel = k == ui.host_sel and not ui.address_focus
-        games = ", ".join(GAME_WORDS.get(g, g) for g in h.games.split(",") if g)
+        games = ", ".join(game_title(g) for g in h.games.split(",") if g)
         text = f" {'▶' if sel else ' '} {h.label[:23]:<24}{h.rooms:>6}{h.free:>12}  {games[:21]:<22}{_yes(h.password)}"
         lines.append(cut(_plain(text, "class:sel" if sel else ""), width))
     lines.append([])
@@ -463,9 +462,7 @@ def rooms_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
         lines.append(_plain("   No rooms yet: create one (n).", "class:dim"))
     for k, r in enumerate(ui.rooms):
         sel = k == ui.room_sel
-        game = GAME_WORDS.get(r.get("game", ""), "")
-        if r.get("table"):
-            game += " · " + TABLE_TITLES.get(r["table"], r["table"])
+        game = title_of(r.get("game", ""), r.get("table"))
         clock = r.get("clock")
         stake = f"coins {r['stake']}" if r.get("stake") else "practice"
         free = f"{r.get('free', 0)}/{r.get('seats', 0)}"

@@ -51,6 +51,7 @@ from lanmatch.protocol import (
     check_peer_message,
     view_to_wire,
 )
+from lanmatch.rules import GAMES
 from lanmatch.store import (
     BadName,
     InsufficientCoins,
@@ -63,7 +64,7 @@ from lanmatch.store import (
     WrongKey,
     rebuild_game,
 )
-from lanmatch.table import AUTOPILOT_PACE, GUEST_MAX_SEATS, Referee, Rejected, Room, RoomError, Seat
+from lanmatch.table import AUTOPILOT_PACE, Referee, Rejected, Room, RoomError, Seat
 
 log = logging.getLogger("lanmatch.host")
 
@@ -73,7 +74,6 @@ MAX_ERRORS = 10  # bad messages before a peer is cut off
 MAX_ROOMS = 256
 INBOX = 1024
 LOBBY_TYPES = ("hello", "ping", "list", "create")
-MAX_SEATS = 6  # a room made by a peer with a profile (a guest's: GUEST_MAX_SEATS)
 STORE_FAILED = "The host's store failed (logged)"
 
 
@@ -171,7 +171,7 @@ class Host:
         return {
             "rooms": len(open_rooms),
             "free": sum(len(r.free_seats()) for r in open_rooms),
-            "games": sorted({a.room.game for a in self.rooms.values()}) or ["colormatch", "dominoes"],
+            "games": sorted({a.room.game for a in self.rooms.values()}) or list(GAMES),
             "password": any(a.room.password for a in self.rooms.values()),
         }
 
@@ -507,12 +507,10 @@ class Host:
         if peer.room is not None:
             peer.error("in_room", f"Leave room {peer.room.room.name!r} first.", ref="create")
             return
-        seats = msg.get("seats", 4)
-        if peer.profile is None and seats > GUEST_MAX_SEATS:
-            peer.error("bad_room", f"A guest's room (no profile) seats up to {GUEST_MAX_SEATS}.", ref="create")
-            return
-        if seats > MAX_SEATS:
-            peer.error("bad_room", f"A room seats up to {MAX_SEATS}.", ref="create")
+        game = GAMES.get(msg["game"])
+        seats = msg.get("seats", min(4, game.max_players) if game else 4)
+        if game is not None and peer.profile is None and seats > game.guest_max_players:
+            peer.error("bad_room", f"A guest's room (no profile) seats up to {game.guest_max_players}.", ref="create")
             return
         stake = msg.get("stake", 0)
         if stake and msg.get("sit", True) and self.store is not None:

@@ -23,13 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from lanmatch.protocol.framing import LocalProtocolError, RemoteProtocolError
-from lanmatch.rules.colormatch import TABLE_NAMES
+from lanmatch.rules import GAMES, TABLE_NAMES
 
 PROTOCOL_VERSION = 1
 """Bumped for any change a peer of the previous version could not follow."""
 
-GAMES = ("colormatch", "dominoes")
-TABLES = TABLE_NAMES  # the engine declares them
+TABLES = TABLE_NAMES  # the registry declares them (live: GAMES and TABLE_NAMES follow `register`)
 LEVELS = ("easy", "medium", "hard")
 MODES = ("single", "match", "daily")
 CLOCKS = (15, 20, 30, 45, 60, 90, 600)
@@ -233,7 +232,7 @@ PEER: dict[str, dict[str, Field]] = {
     "create": {
         "room": req(ROOM),
         "game": req(s(1, 16, GAMES)),
-        "table": opt(nil(s(1, 16, (*TABLES, "dominoes")))),
+        "table": opt(nil(s(1, 16, TABLES))),
         "seats": opt(i(2, 6)),
         "options": opt(scalar_map()),
         "clock": opt(i(1, 600)),

@@ -6,7 +6,8 @@
 
 Nothing here does I/O, reads a clock or touches the global random generator:
 each game holds its own seeded `random.Random`, so the same seed and the same
-actions always give the same game.
+actions always give the same game. Which games and tables exist, and what
+each declares, is the registry (`lanmatch.rules.registry`, re-exported here).
 """
 
 from __future__ import annotations
@@ -14,8 +15,19 @@ from __future__ import annotations
 from typing import Any
 
 from lanmatch.rules.errors import IllegalAction
-
-GAMES = ("colormatch", "dominoes")
+from lanmatch.rules.registry import (
+    GAMES,
+    TABLE_NAMES,
+    Game,
+    TableInfo,
+    game_title,
+    get_game,
+    register,
+    register_table,
+    title_of,
+    unregister,
+    unregister_table,
+)
 
 
 def new_game(
@@ -27,30 +39,29 @@ def new_game(
     deck: list[str] | None = None,
     first_seat: int | None = None,
 ):
-    """Start a game.
+    """Start a game at one of its tables (`None`: the game's default table).
 
     Raises:
         ValueError: unknown game or table, a player count the game does not
             seat, an unknown option, or a rigged deck that is not a full set.
     """
-    if game == "colormatch":
-        from lanmatch.rules.colormatch import ColorMatch
-
-        return ColorMatch(
-            table=table or "classic",
-            players=players,
-            seed=seed,
-            options=options,
-            deck=deck,
-            first_seat=first_seat,
-        )
-    if game == "dominoes":
-        from lanmatch.rules.dominoes import Dominoes
-
-        if table not in (None, "dominoes", "draw"):
-            raise ValueError(f"dominoes has no table {table!r}")
-        return Dominoes(players=players, seed=seed, options=options, deck=deck)
-    raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+    g = get_game(game)
+    spec = g.table(table)
+    return g.make(spec.name, players, seed, options, deck, first_seat)
 
 
-__all__ = ["GAMES", "IllegalAction", "new_game"]
+__all__ = [
+    "GAMES",
+    "TABLE_NAMES",
+    "Game",
+    "IllegalAction",
+    "TableInfo",
+    "game_title",
+    "get_game",
+    "new_game",
+    "register",
+    "register_table",
+    "title_of",
+    "unregister",
+    "unregister_table",
+]

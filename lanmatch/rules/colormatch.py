@@ -86,6 +86,18 @@ class Table:
     default_target: int  # points of a match when the mode is "match"
     default_clock: int  # seconds per move (used by the host)
     title: str = ""  # the table's name for people ("Day & Night")
+    palette: str = "classic"  # the key of its colors and card names in cards.PALETTES
+
+    # The table protocol every game's tables share (rules/registry.py):
+    @property
+    def timed_keep(self) -> bool:
+        """The host times a playable drawn card's PLAY/KEEP (an `expire`)."""
+        return self.decline == "keep"
+
+    @property
+    def timed_calls(self) -> bool:
+        """The host closes last-card windows with `expire` when they time out."""
+        return self.call == "cards"
 
 
 _STANDARD = Table(
@@ -129,12 +141,14 @@ _CLASSIC = Table(
     title="Classic",
 )
 # The other four tables say only how they differ from those two.
-TABLES: dict[str, Table] = {
+TABLES: dict[str, Table] = {  # the first is the default table
+    "classic": _CLASSIC,
     "standard": _STANDARD,
     "toll": replace(
         _STANDARD,
         name="toll",
         title="Toll",
+        palette="toll",
         number_starter=True,
         starter_effects=False,
         ladder=(),
@@ -144,7 +158,6 @@ TABLES: dict[str, Table] = {
         default_target=0,
         default_clock=90,
     ),
-    "classic": _CLASSIC,
     "daynight": replace(
         _CLASSIC, name="daynight", title="Day & Night", deck="daynight", ladder=(("+1", ("+1",)), ("+5", ("+5",)))
     ),
@@ -153,6 +166,7 @@ TABLES: dict[str, Table] = {
         _STANDARD,
         name="cards",
         title="Color Cards",
+        palette="cards",
         number_starter=True,
         starter_effects=False,
         draw_with_play=False,
@@ -164,13 +178,9 @@ TABLES: dict[str, Table] = {
     ),
 }
 
-# What the rest of lanmatch knows of the tables comes from here (one place to
-# add a table: docs/adding-a-table.md): their names, the default first ...
-TABLE_NAMES = ("classic", *(name for name in TABLES if name != "classic"))
-# ... their names for people ...
-TABLE_TITLES = {name: TABLES[name].title for name in TABLE_NAMES}
-# ... and those where a drawn playable card is kept or played (PLAY/KEEP).
-KEEP_TABLES = tuple(name for name in TABLE_NAMES if TABLES[name].decline == "keep")
+# What the rest of lanmatch knows of the tables it reads from the game
+# registry (rules/registry.py), which holds this very dict: a table added to
+# it is a table of the game everywhere (docs/adding-a-table.md).
 
 _DECKS = {  # templates, copied for every deal
     "standard": tuple(C.standard_deck()),
@@ -305,7 +315,7 @@ class ColorMatch:
         self.seven_o = bool(opts.get("seven_o", False))
         self.strict_wild4 = bool(opts.get("strict_wild4", False))
         mode = opts.get("mode", "single")
-        if mode not in ("single", "match", "daily") or (mode == "daily" and table != "cards"):
+        if mode not in ("single", "match", "daily") or (mode == "daily" and "date" not in spec.options):
             raise ValueError(f"mode {mode!r} is not played at table {table!r}")
         target = opts.get("target", spec.default_target if mode == "match" else 0)
         if type(target) is not int or target < 0:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, TextIO
 
-from lanmatch.rules.colormatch import TABLE_TITLES
+from lanmatch.rules import title_of
 from lanmatch.store.db import MatchSummary, Store, Tally
 from lanmatch.store.errors import StoreError
 from lanmatch.store.paths import db_path, default_data_dir
@@ -61,7 +61,7 @@ _TALLY_HEADERS = ["played", "won", "lost", "drawn", "left", "net coins"]
 
 
 def table_title(game: str, table: str) -> str:
-    return "Dominoes" if game == "dominoes" else f"Color Match · {TABLE_TITLES.get(table, table)}"
+    return title_of(game, table)
 
 
 # ------------------------------------------------------------------ stats

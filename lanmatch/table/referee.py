@@ -42,8 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lanmatch.bots import make_bot
-from lanmatch.rules import IllegalAction, new_game
-from lanmatch.rules.colormatch import KEEP_TABLES
+from lanmatch.rules import IllegalAction, get_game, new_game
 
 KEEP_WINDOW = 6.0
 CALL_WINDOW = 3.0
@@ -146,12 +145,14 @@ class Referee:
         Raises:
             ValueError: the engine refused the game (table, players, options, deck).
         """
-        kwargs: dict[str, Any] = {"players": players, "seed": seed, "options": options or {}, "deck": deck}
-        if game == "colormatch":
-            kwargs["first_seat"] = first_seat
-        self.g = engine if engine is not None else new_game(game, table=table if game == "colormatch" else None, **kwargs)
+        declared = get_game(game)
+        self.spec = declared.table(table)  # the table's declaration: what the host times
         self.game = game
-        self.table = table if game == "colormatch" else None
+        self.table = declared.table_name(table)
+        self.g = engine if engine is not None else new_game(
+            game, table=self.spec.name, players=players, seed=seed, options=options or {}, deck=deck,
+            first_seat=first_seat,
+        )
         self.n = players
         self.seed = seed
         self.clock = float(clock)
@@ -424,7 +425,7 @@ class Referee:
                 timers.append(Timer(start + self.bot_delay, 2, "bot", turn))
             elif c.autopilot:
                 timers.append(Timer(start + self.pace, 2, "autopilot", turn))
-            elif v.get("phase") == "drawn" and self.table in KEEP_TABLES:
+            elif v.get("phase") == "drawn" and self.spec.timed_keep:
                 timers.append(Timer(start + min(self.keep_window, self.clock), 2, "keep", turn))
             else:
                 timers.append(Timer(start + self.clock, 2, "move", turn))
@@ -435,7 +436,7 @@ class Referee:
             old = self._windows_seen.get(s)
             since = old[1] if old is not None and old[0] == state else now
             seen[s] = (state, since)
-            if self.table == "cards":
+            if self.spec.timed_calls:
                 timers.append(Timer(since + self.call_window, 1, "call" if state[0] else "catch", s))
         self._windows_seen = seen
         # out-of-turn chances of the seats the referee plays

@@ -20,12 +20,11 @@ import hmac
 from dataclasses import dataclass
 from typing import Any
 
-from lanmatch.rules import new_game
+from lanmatch.rules import get_game, new_game
 from lanmatch.table.referee import Referee
 
-GUEST_MAX_SEATS = 4
+GUEST_MAX_SEATS = 4  # the most any game lets a guest's room seat (each game declares its own cap)
 MAX_STAKE = 1_000_000
-DEFAULT_CLOCK = {"toll": 90, "dominoes": 90}
 
 
 class RoomError(Exception):
@@ -46,7 +45,12 @@ class Seat:
 
 
 def default_clock(game: str, table: str | None) -> int:
-    return DEFAULT_CLOCK.get("dominoes" if game == "dominoes" else (table or "classic"), 30)
+    """The move clock the table declares (seconds), for a room that names none.
+
+    Raises:
+        ValueError: unknown game or table.
+    """
+    return get_game(game).table(table).default_clock
 
 
 def new_token(rng: Any) -> str:
@@ -80,12 +84,11 @@ class Room:
             RoomError: `bad_room` with the engine's sentence (unknown table,
                 seat count, option or mode), or a bad stake.
         """
-        if game == "colormatch":
-            table = table or "classic"
-        elif table not in (None, "dominoes"):
-            raise RoomError("bad_room", f"Dominoes has no table {table!r}.")
-        else:
-            table = None
+        try:
+            declared = get_game(game)
+            table = declared.table_name(table)
+        except ValueError as e:
+            raise RoomError("bad_room", f"{e}.") from None
         opts = dict(options or {})
         if mode != "single":
             opts["mode"] = mode

@@ -1,0 +1,219 @@
+"""Every game and table lanmatch plays, declared once (the game registry).
+
+How this works. A game is a `Game`: its name on the wire, its title for
+people, the seats it plays, the seats a guest's room may have, its tables
+(each a declaration object, the first one the default), its constructor and,
+optionally, where its bots live. `register(game)` adds one; `GAMES` maps
+every name to its declaration, in the order they were registered.
+
+Every table declaration, whatever its game, carries the fields the rest of
+lanmatch reads (the "table protocol"):
+
+* `name`, `title`: its wire name and its name for people;
+* `default_clock`: the host's move clock in seconds when a room names none;
+* `timed_keep`: the host times a drawn card's PLAY/KEEP decision (it feeds
+  `expire` when the keep window closes);
+* `timed_calls`: the host times last-card windows (it feeds `expire` when a
+  call or catch window closes);
+* `palette`: the name of the palette in `cards.PALETTES` its cards are
+  written with (or `None`: the game writes its own pieces).
+
+Color Match's `Table` (`colormatch.py`) declares many more; a simpler game
+uses `TableInfo`. Nothing outside `rules/` tests a game or a table by its
+name: the CLI's choices, the protocol's checks, the referee's timers, the
+room's clock, the store, the reports, the console's titles and `sim` all read
+these declarations (docs/adding-a-table.md, docs/adding-a-game.md).
+
+Raises (everywhere here): `ValueError` for an unknown game or table, with a
+sentence naming what is known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from lanmatch.rules import colormatch as _cm
+from lanmatch.rules import dominoes as _dom
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A table declaration for a game whose tables differ in nothing else."""
+
+    name: str
+    title: str
+    default_clock: int = 30
+    timed_keep: bool = False
+    timed_calls: bool = False
+    palette: str | None = None
+
+
+@dataclass(frozen=True)
+class Game:
+    """What one game declares. See the module docstring.
+
+    `make(table, players, seed, options, deck, first_seat)` deals a game at
+    the table named `table` (a key of `tables`); it raises `ValueError` for a
+    player count, option or deck it refuses. `bots` is "module:function" of a
+    factory `(level, table, seat, seed) -> Bot` (the bots package imports it
+    when a bot is first made); `None` gives the generic bots of
+    `lanmatch.bots.generic`. `named_tables` is False for a game with a single
+    table that the wire and the room leave unnamed (`table: null`).
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    guest_max_players: int
+    tables: dict[str, Any]
+    make: Callable[..., Any]
+    bots: str | None = None
+    named_tables: bool = True
+    options: tuple[str, ...] = field(default=())  # documentation only: each table checks its own
+
+    @property
+    def default_table(self) -> str:
+        return next(iter(self.tables))
+
+    def table(self, name: str | None = None) -> Any:
+        """The declaration of table `name` (`None`: the default one).
+
+        Raises:
+            ValueError: this game has no such table.
+        """
+        if name is None:
+            return self.tables[self.default_table]
+        spec = self.tables.get(name)
+        if spec is None:
+            raise ValueError(f"{self.title} has no table {name!r}; expected one of {', '.join(self.tables)}")
+        return spec
+
+    def table_name(self, name: str | None) -> str | None:
+        """The table's name as rooms and the wire carry it: `None` where the
+        game leaves its only table unnamed, else the table's name (the default
+        one for `None`).
+
+        Raises:
+            ValueError: this game has no such table.
+        """
+        spec = self.table(name)
+        return spec.name if self.named_tables else None
+
+    def seats_ok(self, players: int) -> bool:
+        return self.min_players <= players <= self.max_players
+
+    def title_of(self, table: str | None) -> str:
+        """How people name a table of this game: "Color Match · Classic", "Dominoes"."""
+        if not self.named_tables:
+            return self.title
+        spec = self.tables.get(table or self.default_table)
+        return f"{self.title} · {spec.title if spec is not None else table}"
+
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add `game` to the registry (or replace the declaration of that name)."""
+    if not game.tables:
+        raise ValueError(f"game {game.name!r} declares no table")
+    GAMES[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Remove a game (tests that register their own use this to clean up)."""
+    GAMES.pop(name, None)
+
+
+def get_game(name: str) -> Game:
+    """The declaration of game `name`.
+
+    Raises:
+        ValueError: no such game.
+    """
+    game = GAMES.get(name)
+    if game is None:
+        raise ValueError(f"unknown game {name!r}; expected one of {', '.join(GAMES)}")
+    return game
+
+
+def register_table(game: str, table: Any) -> Any:
+    """Add a table declaration to a registered game (keyed by its `name`)."""
+    get_game(game).tables[table.name] = table
+    return table
+
+
+def unregister_table(game: str, name: str) -> None:
+    get_game(game).tables.pop(name, None)
+
+
+class _TableNames:
+    """Every table name of every game, read live (a table registered later is
+    in it): `name in TABLE_NAMES`, `list(TABLE_NAMES)`."""
+
+    def __contains__(self, name: object) -> bool:
+        return any(name in g.tables for g in GAMES.values())
+
+    def __iter__(self) -> Iterator[str]:
+        seen: dict[str, None] = {}
+        for g in GAMES.values():
+            seen.update(dict.fromkeys(g.tables))
+        return iter(seen)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"TABLE_NAMES({', '.join(self)})"
+
+
+TABLE_NAMES = _TableNames()
+
+
+def title_of(game: str, table: str | None) -> str:
+    """How people name a game's table; an unknown game is named as it is."""
+    g = GAMES.get(game)
+    return g.title_of(table) if g is not None else game
+
+
+def game_title(game: str) -> str:
+    """A game's title for people; an unknown game is named as it is."""
+    g = GAMES.get(game)
+    return g.title if g is not None else game
+
+
+def _make_colormatch(table, players, seed, options, deck, first_seat):
+    return _cm.ColorMatch(table=table, players=players, seed=seed, options=options, deck=deck,
+                          first_seat=first_seat)
+
+
+def _make_dominoes(table, players, seed, options, deck, first_seat):
+    return _dom.Dominoes(players=players, seed=seed, options=options, deck=deck)
+
+
+register(Game(
+    name="colormatch",
+    title="Color Match",
+    min_players=2,
+    max_players=6,
+    guest_max_players=4,
+    tables=_cm.TABLES,  # the live dict: a table added there is a table of the game
+    make=_make_colormatch,
+    bots="lanmatch.bots.colormatch:make",
+))
+
+register(Game(
+    name="dominoes",
+    title="Dominoes",
+    min_players=2,
+    max_players=4,
+    guest_max_players=4,
+    tables={"dominoes": TableInfo(name="dominoes", title="Dominoes", default_clock=90)},
+    make=_make_dominoes,
+    bots="lanmatch.bots.dominoes:make",
+    named_tables=False,
+))
