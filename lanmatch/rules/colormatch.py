@@ -87,6 +87,7 @@ class Table:
     default_clock: int  # seconds per move (used by the host)
     title: str = ""  # the table's name for people ("Day & Night")
     palette: str = "classic"  # the key of its colors and card names in cards.PALETTES
+    brief: str = ""  # the table's rules in two sentences, for the console's help
 
     # The table protocol every game's tables share (rules/registry.py):
     @property
@@ -119,6 +120,8 @@ _STANDARD = Table(
     default_target=500,
     default_clock=30,
     title="Standard",
+    brief="+2 and +4 are dealt at once; you may challenge a +4. With one card left, call "
+    "last card before the next player acts, or be caught (2 cards).",
 )
 _CLASSIC = Table(
     name="classic",
@@ -139,6 +142,8 @@ _CLASSIC = Table(
     default_target=0,
     default_clock=30,
     title="Classic",
+    brief="Penalty piles wait on you: answer a +2 with a +2, or draw the pile. A Bomb blasts the "
+    "seat holding the turn 3 hand-offs later. A playable drawn card: PLAY it or KEEP it.",
 )
 # The other four tables say only how they differ from those two.
 TABLES: dict[str, Table] = {  # the first is the default table
@@ -149,6 +154,8 @@ TABLES: dict[str, Table] = {  # the first is the default table
         name="toll",
         title="Toll",
         palette="toll",
+        brief="Bypass skips, Flip reverses, Toll 2 / Toll 4 make the next player draw; a Toll 4 may "
+        "be challenged.",
         number_starter=True,
         starter_effects=False,
         ladder=(),
@@ -159,14 +166,22 @@ TABLES: dict[str, Table] = {  # the first is the default table
         default_clock=90,
     ),
     "daynight": replace(
-        _CLASSIC, name="daynight", title="Day & Night", deck="daynight", ladder=(("+1", ("+1",)), ("+5", ("+5",)))
+        _CLASSIC, name="daynight", title="Day & Night", deck="daynight", ladder=(("+1", ("+1",)), ("+5", ("+5",))),
+        brief="Every card has a day and a night face; a Turnover or the Midnight Clock turns the "
+        "whole table over. You see your rivals' far faces.",
     ),
-    "siege": replace(_CLASSIC, name="siege", title="Siege", deck="siege", ladder=(("+2", ("+2", "+4")), ("+4", ("+4",)))),
+    "siege": replace(
+        _CLASSIC, name="siege", title="Siege", deck="siege", ladder=(("+2", ("+2", "+4")), ("+4", ("+4",))),
+        brief="Penalty piles wait: +2 on +2, +4 on +2 or +4. A Shield cancels a pile, or stands in "
+        "front of you to absorb the next one.",
+    ),
     "cards": replace(
         _STANDARD,
         name="cards",
         title="Color Cards",
         palette="cards",
+        brief="You may draw only without a play. With one card left, call last card at once or draw "
+        "2; catch a bot that forgets.",
         number_starter=True,
         starter_effects=False,
         draw_with_play=False,

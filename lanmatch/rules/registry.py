@@ -16,7 +16,9 @@ lanmatch reads (the "table protocol"):
 * `timed_calls`: the host times last-card windows (it feeds `expire` when a
   call or catch window closes);
 * `palette`: the name of the palette in `cards.PALETTES` its cards are
-  written with (or `None`: the game writes its own pieces).
+  written with (or `None`: the game writes its own pieces);
+* `brief`: its own rules in two sentences (the console's help adds them to
+  the game's `brief`).
 
 Color Match's `Table` (`colormatch.py`) declares many more; a simpler game
 uses `TableInfo`. Nothing outside `rules/` tests a game or a table by its
@@ -48,6 +50,7 @@ class TableInfo:
     timed_keep: bool = False
     timed_calls: bool = False
     palette: str | None = None
+    brief: str = ""  # the table's own rules in two sentences (the console's help)
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,7 @@ class Game:
     make: Callable[..., Any]
     bots: str | None = None
     named_tables: bool = True
-    options: tuple[str, ...] = field(default=())  # documentation only: each table checks its own
+    brief: tuple[str, ...] = field(default=())  # the game's rules in a few sentences (the console's help)
 
     @property
     def default_table(self) -> str:
@@ -204,6 +207,10 @@ register(Game(
     tables=_cm.TABLES,  # the live dict: a table added there is a table of the game
     make=_make_colormatch,
     bots="lanmatch.bots.colormatch:make",
+    brief=(
+        "Match the top card by color (the word and the shape) or by symbol, or play a Wild.",
+        "The first to shed every card wins the round.",
+    ),
 ))
 
 register(Game(
@@ -215,5 +222,9 @@ register(Game(
     tables={"dominoes": TableInfo(name="dominoes", title="Dominoes", default_clock=90)},
     make=_make_dominoes,
     bots="lanmatch.bots.dominoes:make",
+    brief=(
+        "Play a tile whose pips match an open end of the line; draw from the boneyard when none fits.",
+        "Empty your rack to win the round and score the pips left in the other racks; first to 100 wins.",
+    ),
     named_tables=False,
 ))
