@@ -1102,13 +1102,15 @@ class ColorMatch:
 
     # ------------------------------------------------------------- views
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """All that `seat` may see, as plain msgpack-able data.
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """All that `seat` may see, as plain msgpack-able data. `None` is a
+        watcher's view: only what every seat sees (no hand, no drawn or shown
+        card, no cards of a draw) and, at Day & Night, every seat's far faces.
 
         Raises:
             IllegalAction: `seat` is not at the table.
         """
-        if type(seat) is not int or not 0 <= seat < self.n:
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
             raise IllegalAction(f"There is no seat {seat!r} at this table (seats 0-{self.n - 1}).")
         # an event is never changed once emitted (every caller of `_emit` passes
         # a fresh literal), so which of its values are lists is found once
@@ -1130,7 +1132,7 @@ class ColorMatch:
             "table": self.table,
             "seat": seat,
             "players": self.n,
-            "hand": list(self.hands[seat]),
+            "hand": list(self.hands[seat]) if seat is not None else [],
             "counts": [len(h) for h in self.hands],
             "top": self.disc[-1],
             "color": self.color,

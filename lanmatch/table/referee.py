@@ -232,7 +232,7 @@ class Referee:
         """The engine's `step`: actions applied so far; actions must answer it."""
         return self.view(0)["step"]
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int | None) -> dict[str, Any]:
         """The engine view of `seat` for the current state (built once per state; do not mutate)."""
         v = self._views.get(seat)
         if v is None:
@@ -240,22 +240,9 @@ class Referee:
         return v
 
     def spectator_view(self) -> dict[str, Any]:
-        """What a spectator sees: seat 0's view without anything private.
-
-        No hand, no drawn card, no shown hand, no drawn cards in events; at
-        Day & Night every seat's far faces (public to all but the holder).
-        """
-        v = dict(self.view(0))
-        v["seat"] = None
-        v["hand"] = []
-        v.pop("drawn", None)
-        v.pop("shown", None)
-        v["events"] = [{k: x for k, x in e.items() if k != "cards"} for e in v.get("events", [])]
-        if "far" in v:
-            far = dict(v["far"])
-            far[0] = self.view(1)["far"][0]
-            v["far"] = {s: far[s] for s in sorted(far)}
-        return v
+        """What a spectator sees: the engine's watcher view (`view(None)`),
+        redacted at the source like a seat's (built once per state; do not mutate)."""
+        return self.view(None)  # type: ignore[arg-type]
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
         return self.g.legal_actions(seat)
