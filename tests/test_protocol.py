@@ -102,6 +102,30 @@ def test_garbage_text_is_a_bad_frame():
         d.next_message()
 
 
+@pytest.mark.parametrize(
+    "poison",
+    [msgpack.ExtType(5, b"x"), msgpack.Timestamp(1, 0)],
+    ids=["ext", "timestamp"],
+)
+@pytest.mark.parametrize("where", ["top", "map", "list", "deep"])
+def test_an_extension_type_anywhere_in_a_frame_is_a_bad_frame(poison, where):
+    """docs/protocol.md: no extension types, no timestamps, at any depth: a
+    fatal `bad_frame`, never a `bad_field` (msgpack decodes a timestamp itself,
+    without the ext hook, so it used to pass when nested)."""
+    msg = {
+        "top": {"type": "hello", "v": 1, "name": poison},
+        "map": {"type": "create", "room": "r", "game": "colormatch", "options": {"x": poison}},
+        "list": {"type": "act", "state_id": 0, "action": {"type": "play", "card": [poison]}},
+        "deep": {"type": "act", "state_id": 0, "action": {"a": [{"b": [[{"c": poison}]]}]}},
+    }[where]
+    d = Decoder()
+    body = msgpack.packb(msg)
+    d.feed(struct.pack(">I", len(body)) + body)
+    with pytest.raises(RemoteProtocolError) as e:
+        d.next_message()
+    assert e.value.code == "bad_frame"
+
+
 def test_truncated_frame_waits_for_more_and_is_seen_at_eof():
     data = encode_frame({"type": "ping"})
     d = Decoder()

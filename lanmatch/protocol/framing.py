@@ -106,9 +106,24 @@ def decode_body(body: bytes) -> dict[str, Any]:
         raise RemoteProtocolError("bad_frame", f"undecodable frame: {type(e).__name__}: {e}") from None
     if not isinstance(msg, dict):
         raise RemoteProtocolError("bad_frame", f"a message is a map, not {type(msg).__name__}")
-    if any(type(v).__name__ == "Timestamp" for v in msg.values()):
+    if _holds_timestamp(msg):
         raise RemoteProtocolError("bad_frame", "msgpack timestamps are not part of the protocol")
     return msg
+
+
+def _holds_timestamp(msg: dict[str, Any]) -> bool:
+    """Whether a msgpack timestamp (extension -1, which msgpack decodes itself
+    instead of calling `ext_hook`) stands anywhere in `msg`, however deep."""
+    todo: list[Any] = [msg]
+    while todo:  # bounded: every item of the frame is visited once
+        x = todo.pop()
+        if type(x) is dict:
+            todo.extend(x.values())
+        elif type(x) is list:
+            todo.extend(x)
+        elif type(x) is msgpack.Timestamp:
+            return True
+    return False
 
 
 class Decoder:
