@@ -263,6 +263,19 @@ BAD_PEER = [
     ({"type": "act", "state_id": 1, "action": {"type": "play", "tile": "6-4", "end": "up"}}, "bad_field"),
     ({"type": "act", "state_id": 2**60, "action": {"type": "draw"}}, "bad_field"),
 ]
+# Peer text that could forge a log line or reorder what another peer reads
+# (issue 13.9): C1 controls, bidi overrides, zero-width characters, line and
+# paragraph separators; and names too long in bytes (28 four-byte characters).
+PEER_TEXT = ["a\x85b", "a\x9bb", "\u202eAnn", "An\u200bn", "a\u2028b", "a\u2029b", "\ufeffAnn", "\U0001f600" * 17]
+BAD_PEER += [({"type": "hello", "protocol": 1, "name": t}, "bad_field") for t in PEER_TEXT]
+BAD_PEER += [({"type": "create", "room": t, "game": "colormatch"}, "bad_field") for t in PEER_TEXT]
+BAD_PEER += [({"type": "hello", "protocol": 1, "name": "a", "client": t}, "bad_field") for t in PEER_TEXT[:-1]]
+
+
+def test_names_in_any_script_pass_the_checks():
+    for name in ("Ann", "Zoë", "Łukasz", "渡辺", "Аня", "🙂 Bob", "a b"):
+        check_peer_message({"type": "hello", "protocol": 1, "name": name})
+        check_peer_message({"type": "create", "room": name, "game": "colormatch"})
 
 
 @pytest.mark.parametrize(("msg", "code"), BAD_PEER, ids=[str(i) for i in range(len(BAD_PEER))])

@@ -18,6 +18,7 @@ docs/protocol.md is the contract; this module is its executable form.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -50,7 +51,26 @@ class _Bad(Exception):
 Check = Callable[[Any], Any]
 
 
-def s(lo: int = 0, hi: int = 64, choices: tuple[str, ...] | None = None) -> Check:
+REFUSED_CATEGORIES = ("Cc", "Cf", "Zl", "Zp", "Cs")
+"""Unicode categories no peer string may hold: controls (C0 and C1), format
+characters (bidi overrides, zero-width), line and paragraph separators, and
+surrogates (docs/protocol.md, "Limits and abuse")."""
+
+
+def unprintable(text: str) -> str | None:
+    """The first character of `text` a peer may not send, or None."""
+    if text.isascii():
+        for c in text:
+            if ord(c) < 32 or ord(c) == 127:
+                return c
+        return None
+    for c in text:
+        if unicodedata.category(c) in REFUSED_CATEGORIES:
+            return c
+    return None
+
+
+def s(lo: int = 0, hi: int = 64, choices: Any = None, max_bytes: int | None = None) -> Check:
     def check(v: Any) -> Any:
         if type(v) is not str:
             raise _Bad(f"a string, not {type(v).__name__}")
@@ -58,8 +78,11 @@ def s(lo: int = 0, hi: int = 64, choices: tuple[str, ...] | None = None) -> Chec
             raise _Bad(f"a string of {lo}-{hi} characters, not {len(v)}")
         if choices is not None and v not in choices:
             raise _Bad(f"one of {', '.join(choices)}, not {v[:20]!r}")
-        if any(ord(c) < 32 or ord(c) == 127 for c in v):
-            raise _Bad("a string without control characters")
+        bad = unprintable(v)
+        if bad is not None:
+            raise _Bad(f"a string without control or format characters, not one with U+{ord(bad):04X}")
+        if max_bytes is not None and len(v.encode()) > max_bytes:
+            raise _Bad(f"a string of at most {max_bytes} bytes in UTF-8")
         return v
 
     return check
@@ -211,8 +234,8 @@ def action() -> Check:
     return check
 
 
-NAME = s(1, 32)
-ROOM = s(1, 32)
+NAME = s(1, 32, max_bytes=64)
+ROOM = s(1, 32, max_bytes=64)
 TOKEN = s(16, 64)
 SEAT = i(0, 5)
 
