@@ -321,12 +321,12 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.name is not None and not 1 <= len(args.name.strip()) <= 32:
         parser.exit(2, "lanmatch play: --name takes 1 to 32 characters (see --help)\n")
     if args.lines or not _tty():
-        for flag, given in (("--clock", args.clock is not None), ("--lan", args.lan)):
-            if given:
-                print(
-                    f"lanmatch play: {flag} needs the full-screen console (a terminal); the line mode plays without it.",
-                    file=sys.stderr,
-                )
+        if args.lan:  # friends would join a table nobody here can see: refuse, do not play something else
+            parser.exit(2, "lanmatch play: --lan needs the full-screen console (a terminal); "
+                           "run it in a terminal, or host with `lanmatch host` (see --help)\n")
+        if args.clock is not None:
+            print("lanmatch play: --clock needs the full-screen console (a terminal); the line mode plays without it.",
+                  file=sys.stderr)
         from lanmatch.console.quick import main_play
 
         return main_play(args)
@@ -441,9 +441,19 @@ def _host(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return run_host(args)
 
 
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # named by the subcommand they were given to: "lanmatch play: unrecognized ..."
+        sub = _subparsers(parser).get(args.command, parser)
+        sub.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         parser.print_help()
         return 0

@@ -61,3 +61,12 @@ def test_a_bad_flag_is_one_line_on_stderr_and_status_2(args):
     assert len(lines) == 1, f"expected one line on stderr, got:\n{r.stderr}"
     assert "Traceback" not in r.stderr
     assert lines[0].startswith("lanmatch")
+
+
+@pytest.mark.parametrize("command", ["play", "join", "host", "bot", "sim", "stats", "history"])
+def test_a_usage_error_names_its_subcommand(command):
+    """Issue 14: `play --bogus` said `lanmatch: unrecognized arguments`."""
+    r = lanmatch(command, "--bogus")
+    assert r.returncode == 2
+    assert r.stderr.startswith(f"lanmatch {command}: unrecognized arguments: --bogus"), r.stderr
+    assert r.stderr.count("\n") == 1

@@ -442,16 +442,28 @@ def test_play_help_describes_the_flags(capsys):
         assert words in text
 
 
-def test_line_mode_says_clock_and_lan_need_the_full_console_in_one_line_each(monkeypatch, capsys):
+def test_line_mode_says_the_clock_needs_the_full_console_in_one_line(monkeypatch, capsys):
     """Without a terminal (as here, under pytest) `lanmatch play` is the line mode:
-    --clock and --lan each get one line on stderr, and the game goes on."""
+    --clock gets one line on stderr, and the game goes on."""
     seen = {}
     monkeypatch.setattr(quick, "main_play", lambda args: seen.setdefault("args", args) and 0)
-    assert cli.main(["play", "--clock", "30", "--lan", "--seed", "5"]) == 0
+    assert cli.main(["play", "--clock", "30", "--seed", "5"]) == 0
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 2 and all("needs the full-screen console" in line for line in err)
+    assert len(err) == 1 and "needs the full-screen console" in err[0]
     args = seen["args"]
     assert (args.game, args.table, args.seats, args.bots, args.seed) == ("colormatch", "classic", 3, "medium", 5)
+
+
+def test_lan_without_a_terminal_is_refused_in_one_line(monkeypatch, capsys):
+    """Issue 14: `play --lan` without a terminal used to say it needs the console
+    and then play in line mode anyway (friends joined a table nobody could see)."""
+    seen = {}
+    monkeypatch.setattr(quick, "main_play", lambda args: seen.setdefault("args", args) and 0)
+    with pytest.raises(SystemExit) as ex:
+        cli.main(["play", "--lan", "--seed", "5"])
+    assert ex.value.code == 2 and not seen
+    err = capsys.readouterr().err
+    assert err.startswith("lanmatch play: --lan needs the full-screen console") and err.count("\n") == 1, err
 
 
 # ------------------------------------------------------------------ a real terminal

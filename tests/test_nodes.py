@@ -154,3 +154,21 @@ async def test_a_killed_host_is_dropped_by_the_browser(nursery):
                 if p.returncode is None:
                     p.kill()
                     await p.wait()
+
+
+@pytest.mark.parametrize("where", ["taken", "foreign"])
+async def test_a_host_that_cannot_listen_exits_2_in_one_line_and_makes_nothing(tmp_path, where):
+    """Issue 14: a taken port, or an address that is not this machine's, is one
+    line and status 2, said before the store (or anything else) is made."""
+    data = tmp_path / "data"
+    with trio.socket.socket() as s:
+        await s.bind((LOOPBACK, 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        bind = LOOPBACK if where == "taken" else "192.0.2.1"  # TEST-NET-1: never this machine's
+        r = await run([sys.executable, "-m", "lanmatch", "host", "--no-mdns", "--bind", bind, "--port", str(port),
+                       "--data", str(data)], timeout=30)
+    err = r.stderr.decode()
+    assert r.returncode == 2, err
+    assert err.startswith(f"lanmatch host: cannot listen on {bind}:{port}: ") and err.count("\n") == 1, err
+    assert not data.exists()

@@ -154,9 +154,12 @@ class Host:
             task_status.started(self)
             await trio.sleep_forever()
 
-    async def listen(self, port: int = 0, bind: str | None = None, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        """Serve TCP on `bind` (default every interface) and `port` (0: any free one)."""
-        listeners = await trio.open_tcp_listeners(port, host=bind)
+    async def listen(self, port: int = 0, bind: str | None = None, *, listeners: list | None = None,
+                     task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Serve TCP on `bind` (default every interface) and `port` (0: any free one),
+        or on `listeners` already opened (`lanmatch host` opens them before its store)."""
+        if listeners is None:
+            listeners = await trio.open_tcp_listeners(port, host=bind)
         self.port = listeners[0].socket.getsockname()[1]
         task_status.started(self.port)
         await trio.serve_listeners(self.serve_stream, listeners)

@@ -14,6 +14,7 @@ import logging
 import signal
 import socket
 import sys
+from functools import partial
 from typing import Any
 
 import trio
@@ -69,23 +70,33 @@ def open_store(args: Any) -> Store | None:
 
 
 async def host_main(args: Any, *, task_status=trio.TASK_STATUS_IGNORED) -> int:
-    """Run a host node until a signal (or cancellation). Returns the exit status."""
+    """Run a host node until a signal (or cancellation). Returns the exit status:
+    2 when it cannot listen (said in one line, before anything is made), 1 when
+    its store cannot be used."""
+    where = f"{args.bind or '*'}:{args.port}"
+    try:
+        listeners = await trio.open_tcp_listeners(args.port, host=args.bind)
+    except OSError as e:  # the port is taken, or the address is not this machine's
+        print(f"lanmatch host: cannot listen on {where}: {e.strerror or e}", file=sys.stderr)
+        return 2
     try:
         store = open_store(args)
-    except StoreError as e:
-        print(f"lanmatch host: {e}", file=sys.stderr)
-        return 1
-    except OSError as e:  # the data directory cannot be made
-        print(f"lanmatch host: cannot use the data directory {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+    except (StoreError, OSError) as e:
+        for listener in listeners:
+            await listener.aclose()
+        if isinstance(e, StoreError):
+            print(f"lanmatch host: {e}", file=sys.stderr)
+        else:  # the data directory cannot be made
+            print(f"lanmatch host: cannot use the data directory {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return 1
     try:
-        return await _serve(args, store, task_status)
+        return await _serve(args, store, task_status, listeners)
     finally:
         if store is not None:
             store.close()
 
 
-async def _serve(args: Any, store: Store | None, task_status: Any) -> int:
+async def _serve(args: Any, store: Store | None, task_status: Any, listeners: list) -> int:
     name = args.name or socket.gethostname()
     host = Host(name, bot_delay=getattr(args, "bot_delay", 0.0) or 0.0, store=store)
     adv: Advertiser | None = None
@@ -93,12 +104,7 @@ async def _serve(args: Any, store: Store | None, task_status: Any) -> int:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_until_signal, scope)
             await nursery.start(host.run)
-            try:
-                port = await nursery.start(host.listen, args.port, args.bind)
-            except OSError as e:
-                print(f"lanmatch host: cannot listen on {args.bind or '*'}:{args.port}: {e.strerror or e}", file=sys.stderr)
-                scope.cancel()
-                return 1
+            port = await nursery.start(partial(host.listen, listeners=listeners))
             log.info("host %r listening on %s:%d", name, args.bind or "*", port)
             print(f"listening {args.bind or '0.0.0.0'}:{port}", flush=True)
             if args.room and args.room in host.rooms:
