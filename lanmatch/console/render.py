@@ -472,12 +472,12 @@ def _card_events(events: list[dict[str, Any]], w: Words) -> list[str]:
 
 
 def _plain_events(events: list[dict[str, Any]], w: Words) -> list[str]:
-    """Events of a game the console does not know: who, what, and the rest (`Bot 1: take (count 2)`)."""
+    """Events of a game the console does not know: who, what, and the rest (`Bot 1: round won (round 2)`)."""
     out = []
     for e in events:
         rest = [f"{k} {_plain_value(k, v, w)}" for k, v in e.items() if k not in ("type", "seat", "n")]
         who = f"{w.name(e['seat'])}: " if e.get("seat") is not None else ""
-        out.append(f"{who}{e.get('type')}" + (f" ({', '.join(rest)})" if rest else ""))
+        out.append(f"{who}{str(e.get('type')).replace('_', ' ')}" + (f" ({', '.join(rest)})" if rest else ""))
     return out
 
 
