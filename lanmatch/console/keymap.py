@@ -12,7 +12,7 @@ filled in by the game's `render.Pieces.words`). `needs` names a move the
 game's table must have for the help to list the key (`Pieces.moves`), and
 `kinds` the consoles it belongs to (`play`: quick play, `join`: the lobby).
 
-Four readers, and no other place spells a key:
+Its readers, and no other place spells a key:
 
 - `Console.press` (model.py) runs the entry that `find(ui, key)` picks: an
   entry of the `any` mode that names the key, else among the entries of the
