@@ -243,9 +243,9 @@ def test_a_wildcard_entry_comes_after_the_keys_named():
     to_seat0(g)
     ui = seated_ui(g)
     ui.press("tab")
-    assert keymap.find(ui, "q").does == "picker_cancel" and keymap.find(ui, "7").does == "pick"
+    assert keymap.find(ui, "q").does == "close" and keymap.find(ui, "7").does == "pick"
     assert DIGIT in keymap.find(ui, "7").keys and ANY not in keymap.find(ui, "7").keys
     push(ui, g)
     ui.picker = None
     ui.press("?")
-    assert keymap.find(ui, "d").does == "close_help" and keymap.find(ui, "c-c").does == "quit_now"
+    assert keymap.find(ui, "d").does == "close" and keymap.find(ui, "c-c").does == "quit_now"

@@ -193,16 +193,16 @@ KEYS: tuple[Key, ...] = (
     # -- the layers over a screen: their boxes write these words
     Key((TEXT, "backspace"), "prompt_type", ("prompt",)),
     Key(("enter",), "prompt_confirm", ("prompt",), "Enter confirm"),
-    Key(("escape",), "prompt_cancel", ("prompt",), "Esc cancel"),
+    Key(("escape",), "close", ("prompt",), "Esc cancel"),
     Key(("up", "left", "down", "right", "tab"), "picker_move", ("picker",), "↑↓ choose"),
     Key(("enter", " ", DIGIT, TEXT), "pick", ("picker",), "Enter or its key picks"),
-    Key(("escape", "q"), "picker_cancel", ("picker",), "Esc cancel"),
-    Key((ANY,), "close_help", ("help",), "any key closes this help"),
+    Key(("escape", "q"), "close", ("picker",), "Esc cancel"),
+    Key((ANY,), "close", ("help",), "any key closes this help"),
     Key(("y", "Y", "enter"), "stake_ok", ("confirm_stake",), _stake_words),
     Key((ANY,), "stake_no", ("confirm_stake",), "Esc back"),
     Key(("y", "Y", "enter"), "quit_now", ("confirm_quit",), "y leave"),
     Key(("y", "Y", "enter", "L"), "leave_now", ("confirm_leave",), "L again (or y) leaves"),
-    Key((ANY,), "stay", ("confirm_quit", "confirm_leave"), "any other key stays"),
+    Key((ANY,), "close", ("confirm_quit", "confirm_leave"), "any other key stays"),
     # -- everywhere, whatever is on top
     Key(("c-c",), "quit_now", ("any",), "Ctrl-C quit", None, None, lambda ui: ui.screen_mode() == "address"),
 )

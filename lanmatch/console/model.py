@@ -710,12 +710,14 @@ class Console:
 
     # -- the layers: help, "leave?", a coin room's stake, a text prompt, a picker
 
-    def _key_close_help(self, key: str) -> list[Intent]:
-        self.overlay = None
-        return []
-
-    def _key_stay(self, key: str) -> list[Intent]:
-        self.overlay = None
+    def _key_close(self, key: str) -> list[Intent]:
+        """Close the layer on top (the help, "leave?", a text prompt, a picker)."""
+        if self.prompt is not None:
+            self.prompt = None
+        elif self.overlay is not None:
+            self.overlay = None
+        else:
+            self.picker = None
         return []
 
     def _key_leave_now(self, key: str) -> list[Intent]:
@@ -742,20 +744,12 @@ class Console:
             p.value += key
         return []
 
-    def _key_prompt_cancel(self, key: str) -> list[Intent]:
-        self.prompt = None
-        return []
-
     def _key_prompt_confirm(self, key: str) -> list[Intent]:
         p = self.prompt
         assert p is not None
         self.prompt = None
         if p.purpose == "password":
             return self._join_intents({**p.context, "password": p.value})
-        return []
-
-    def _key_picker_cancel(self, key: str) -> list[Intent]:
-        self.picker = None
         return []
 
     def _key_picker_move(self, key: str) -> list[Intent]:
@@ -941,19 +935,20 @@ class Console:
     # -- the end of a game, the waiting room, connecting
 
     def _key_rematch(self, key: str) -> list[Intent]:
+        return self._directs("rematch", "deals the rematch")
+
+    def _key_start(self, key: str) -> list[Intent]:
+        return self._directs("start", "starts the game")
+
+    def _directs(self, typ: str, what: str) -> list[Intent]:
+        """Send `typ` if this peer directs the room, else say who does (`what`)."""
         if not self.may_direct():
-            self.say("The room's creator deals the rematch.")
+            self.say(f"The room's creator {what}.")
             return []
-        return [("send", "rematch", {})]
+        return [("send", typ, {})]
 
     def _key_leave_room(self, key: str) -> list[Intent]:
         return [("send", "leave", {})]
-
-    def _key_start(self, key: str) -> list[Intent]:
-        if not self.may_direct():
-            self.say("The room's creator starts the game.")
-            return []
-        return [("send", "start", {})]
 
     def _key_cancel_connect(self, key: str) -> list[Intent]:
         self.screen = "hosts"

@@ -217,7 +217,7 @@ def action_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> 
     return pieces_of(view.get("game")).label(action, view, words)
 
 
-def _card_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> str | None:
+def _card_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> str:
     t = action.get("type")
     phase = view.get("phase")
     if t == "play":
@@ -249,10 +249,10 @@ def _card_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> s
         return f"catch {words.name(action.get('seat'))} (they draw 2)"
     if t == "color":
         return "name " + words.color_name(action.get("color"))
-    return None
+    return str(t)
 
 
-def _tile_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> str | None:
+def _tile_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> str:
     t = action.get("type")
     if t == "play":
         tile = tile_words(action["tile"])
@@ -268,7 +268,7 @@ def _tile_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> s
         return "draw from the boneyard"
     if t == "pass":
         return "pass (the boneyard is empty)"
-    return None
+    return str(t)
 
 
 def _plain_value(key: str, value: Any, words: Words) -> str:
@@ -739,6 +739,10 @@ def plain_lines(view: dict[str, Any], w: Words) -> list[str]:
     return lines
 
 
+def _plain_middle(view: dict[str, Any], w: Words, width: int) -> list[str]:
+    return plain_lines(view, w)
+
+
 def _plain_tags(view: dict[str, Any], w: Words, s: int) -> list[str]:
     scores = view.get("scores")
     return [f"score {scores[s]}"] if isinstance(scores, list) and s < len(scores) else []
@@ -834,19 +838,12 @@ class Pieces:
         """A piece in the hand's row (the row adds brackets to a playable one)."""
         return self.piece(code, w)
 
-    def label(self, action: dict[str, Any], view: dict[str, Any], w: Words) -> str:
-        return _plain_label(action, view, w)
-
-    def events(self, events: list[dict[str, Any]], w: Words) -> list[str]:
-        return _plain_events(events, w)
-
-    def middle(self, view: dict[str, Any], w: Words, width: int) -> list[str]:
-        """The middle of the table, between the seats and the hand."""
-        return plain_lines(view, w)
-
-    def tags(self, view: dict[str, Any], w: Words, s: int) -> list[str]:
-        """What stands next to seat `s`'s name."""
-        return _plain_tags(view, w, s)
+    # the words of the table, each a function of this module:
+    label = staticmethod(_plain_label)  # (action, view, words): one legal action
+    events = staticmethod(_plain_events)  # (events, words): one line each
+    middle = staticmethod(_plain_middle)  # (view, words, width): between the seats and the hand
+    tags = staticmethod(_plain_tags)  # (view, words, seat): beside a seat's name
+    table_text = staticmethod(_plain_table_text)  # (view, legal, words, width=, recent=, watcher=): all of it
 
     def title(self, view: dict[str, Any], table: str | None) -> str:
         """The title bar's name of the table."""
@@ -872,9 +869,6 @@ class Pieces:
         """The first line of the outcome."""
         return "Game over."
 
-    def table_text(self, view: dict[str, Any], legal: list[dict[str, Any]], w: Words, **kw: Any) -> list[str]:
-        """The whole table in words (the line mode and the reports)."""
-        return _plain_table_text(view, legal, w, **kw)
 
 
 class CardPieces(Pieces):
@@ -902,17 +896,11 @@ class CardPieces(Pieces):
     def piece(self, code: Any, w: Words) -> str:
         return w.card(code)
 
-    def label(self, action: dict[str, Any], view: dict[str, Any], w: Words) -> str:
-        return _card_label(action, view, w) or str(action.get("type"))
-
-    def events(self, events: list[dict[str, Any]], w: Words) -> list[str]:
-        return _card_events(events, w)
-
-    def middle(self, view: dict[str, Any], w: Words, width: int) -> list[str]:
-        return table_lines(view, w)
-
-    def tags(self, view: dict[str, Any], w: Words, s: int) -> list[str]:
-        return seat_tags(view, w, s)
+    label = staticmethod(_card_label)
+    events = staticmethod(_card_events)
+    middle = staticmethod(lambda view, w, width: table_lines(view, w))
+    tags = staticmethod(seat_tags)
+    table_text = staticmethod(_card_table_text)
 
     def title(self, view: dict[str, Any], table: str | None) -> str:
         title = title_of(view.get("game") or default_game(), table)
@@ -940,8 +928,6 @@ class CardPieces(Pieces):
         why = "went out" if reason == "out" else "blocked: nobody could move, lowest points won"
         return f"Game over ({why})."
 
-    def table_text(self, view: dict[str, Any], legal: list[dict[str, Any]], w: Words, **kw: Any) -> list[str]:
-        return _card_table_text(view, legal, w, **kw)
 
 
 class TilePieces(Pieces):
@@ -962,17 +948,11 @@ class TilePieces(Pieces):
     def chip(self, code: Any, w: Words, compact: bool) -> str:
         return tile_words(code)[1:-1]  # the chip's brackets are the tile's
 
-    def label(self, action: dict[str, Any], view: dict[str, Any], w: Words) -> str:
-        return _tile_label(action, view, w) or str(action.get("type"))
-
-    def events(self, events: list[dict[str, Any]], w: Words) -> list[str]:
-        return _tile_events(events, w)
-
-    def middle(self, view: dict[str, Any], w: Words, width: int) -> list[str]:
-        return domino_lines(view, w, width)
-
-    def tags(self, view: dict[str, Any], w: Words, s: int) -> list[str]:
-        return [f"score {(view.get('scores') or [0] * len(view.get('counts') or []))[s]}"]
+    label = staticmethod(_tile_label)
+    events = staticmethod(_tile_events)
+    middle = staticmethod(domino_lines)
+    tags = staticmethod(lambda view, w, s: [f"score {(view.get('scores') or [0] * len(view.get('counts') or []))[s]}"])
+    table_text = staticmethod(_tile_table_text)
 
     def title(self, view: dict[str, Any], table: str | None) -> str:
         return _tile_title(view)
@@ -996,8 +976,6 @@ class TilePieces(Pieces):
         why = "The last round ended with a domino." if reason == "out" else "The last round was blocked."
         return f"Match over (first to {view.get('target', 100)} points). {why}"
 
-    def table_text(self, view: dict[str, Any], legal: list[dict[str, Any]], w: Words, **kw: Any) -> list[str]:
-        return _tile_table_text(view, legal, w, **kw)
 
 
 PIECES: dict[str, Pieces] = {"cards": CardPieces(), "tiles": TilePieces()}
