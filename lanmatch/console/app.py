@@ -459,7 +459,7 @@ async def play_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
     host.create_room(
         room,
         game=args.game,
-        table=get_game(args.game).table_name(args.table),
+        table=get_game(args.game).table_name(args.table) if get_game(args.game).named_tables else None,
         seats=args.seats,
         clock=args.clock,
         bot_level=args.bots,
