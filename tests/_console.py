@@ -2,7 +2,9 @@
 terminal through tmux, and model views from the engine.
 
 `rigged` deals fixed 7-card hands (and the rest of the deck in order);
-`to_seat0` plays first legal actions until seat 0 has the turn. `Tmux` runs a
+`to_seat0` plays first legal actions until seat 0 has the turn;
+`seated_ui` seats a `Console` at seat 0 of an engine game and `push` sends it
+that seat's view through the wire encoding; `text` draws its screen. `Tmux` runs a
 command in a private tmux server (its own socket, killed at the end) and reads
 the screen with `capture-pane`; every wait is bounded in time.
 """
@@ -16,8 +18,12 @@ import uuid
 from collections import Counter
 from typing import Any
 
+import msgpack
 import pytest
 
+from lanmatch.console.model import Console
+from lanmatch.console.screen import render_screen, screen_text
+from lanmatch.protocol import view_from_wire, view_to_wire
 from lanmatch.rules import new_game
 from lanmatch.rules.cards import classic_deck, day_faces, night_faces, siege_deck, standard_deck
 
@@ -88,6 +94,73 @@ def dominoes_with_a_line(seed: int = 7, players: int = 3):
             break
         g.act(v["turn"], g.legal_actions(v["turn"])[0])
     return g
+
+
+# ------------------------------------------------------------------ the model, fed engine views
+
+
+ROOM = "Test table"
+
+
+def wire(view: dict) -> dict:
+    """The view as a peer receives it (msgpack and back, `far` keys restored)."""
+    return view_from_wire(msgpack.unpackb(msgpack.packb(view_to_wire(view)), strict_map_key=True))
+
+
+def room_msg(n: int, *, game: str = "colormatch", table: str | None = "classic", state: str = "playing",
+             creator: int | None = None, tally: dict | None = None, games: int = 1) -> dict:
+    seats = [{"seat": 0, "name": "Ann", "kind": "person", "connected": True}]
+    seats += [{"seat": s, "name": f"Bot {s} (medium)", "kind": "bot", "connected": True} for s in range(1, n)]
+    return {"type": "room", "room": {
+        "name": ROOM, "game": game, "table": table, "free": 0, "state": state, "clock": 30, "mode": "single",
+        "password": False, "bots": "medium", "seats": seats, "options": {}, "spectators": 0, "games": games,
+        "creator": creator, "tally": tally or {"wins": [0] * n, "points": [0] * n}}}
+
+
+def push(ui: Console, g, now: float = 0.0, timers: list | None = None, seat: int = 0) -> dict:
+    """Send seat `seat`'s current view of engine game `g` to the model."""
+    v = g.view(seat)
+    msg = {"type": "view", "seq": 1, "room": ROOM, "state_id": v["step"], "view": wire(v),
+           "legal": g.legal_actions(seat) if g.outcome is None else [],
+           "timers": timers if timers is not None else [{"seat": v.get("turn"), "kind": "move", "left": 30.0}],
+           "autopilot": []}
+    ui.on_message(msg, now)
+    return msg
+
+
+def seated_ui(g, *, game: str = "colormatch", table: str | None = "classic", kind: str = "play",
+              creator: int | None = None) -> Console:
+    ui = Console("Ann", kind=kind)
+    n = len(g.view(0)["counts"])
+    ui.on_message({"type": "seated", "room": ROOM, "seat": 0, "token": "0" * 32}, 0.0)
+    ui.on_message(room_msg(n, game=game, table=table, creator=creator), 0.0)
+    push(ui, g)
+    return ui
+
+
+def text(ui: Console, now: float = 0.0, width: int = 80, height: int = 24) -> str:
+    lines = render_screen(ui, now, width, height)
+    assert len(lines) == height
+    out = screen_text(lines)
+    assert all(len(x) <= width for x in out.splitlines()), out
+    return out
+
+
+def coin_lobby(balance: int | None = 1000, coins: bool = True) -> Console:
+    """A lobby at a host with a store (`coins`), welcomed with a profile holding `balance`."""
+    ui = Console("Ann")
+    ui.begin_connect("10.0.0.2", 7070, "Kitchen")
+    profile = {"name": "Ann", "balance": balance} if balance is not None else None
+    ui.on_message({"type": "welcome", "seq": 1, "protocol": 1, "host": "Kitchen", "server": "x", "coins": coins,
+                   "profile": profile}, 0.0)
+    return ui
+
+
+def coin_rooms() -> list[dict]:
+    return [{"name": "Pot", "game": "colormatch", "table": "classic", "seats": 3, "free": 2, "state": "open",
+             "clock": 30, "mode": "single", "password": True, "bots": "medium", "kind": "coins", "stake": 50},
+            {"name": "Free", "game": "dominoes", "table": None, "seats": 2, "free": 1, "state": "open",
+             "clock": 90, "mode": "single", "password": False, "bots": "easy", "kind": "practice", "stake": 0}]
 
 
 # ------------------------------------------------------------------ a real terminal

@@ -9,53 +9,26 @@ checked on the screen.
 
 from __future__ import annotations
 
-import msgpack
 import pytest
-from _console import bomb_lit_one_card_each, dominoes_with_a_line, rigged, to_seat0
+from _console import (
+    ROOM,
+    bomb_lit_one_card_each,
+    coin_lobby,
+    coin_rooms,
+    dominoes_with_a_line,
+    push,
+    rigged,
+    room_msg,
+    seated_ui,
+    text,
+    to_seat0,
+    wire,
+)
 
 from lanmatch.console.model import Console, HostRow
-from lanmatch.console.screen import render_screen, screen_text, short_card
-from lanmatch.protocol import view_from_wire, view_to_wire
+from lanmatch.console.screen import short_card
 from lanmatch.rules import new_game
 from lanmatch.rules.cards import describe
-
-ROOM = "Test table"
-
-
-def wire(view: dict) -> dict:
-    """The view as a peer receives it (msgpack and back, `far` keys restored)."""
-    return view_from_wire(msgpack.unpackb(msgpack.packb(view_to_wire(view)), strict_map_key=True))
-
-
-def room_msg(n: int, *, game: str = "colormatch", table: str | None = "classic", state: str = "playing",
-             creator: int | None = None, tally: dict | None = None, games: int = 1) -> dict:
-    seats = [{"seat": 0, "name": "Ann", "kind": "person", "connected": True}]
-    seats += [{"seat": s, "name": f"Bot {s} (medium)", "kind": "bot", "connected": True} for s in range(1, n)]
-    return {"type": "room", "room": {
-        "name": ROOM, "game": game, "table": table, "free": 0, "state": state, "clock": 30, "mode": "single",
-        "password": False, "bots": "medium", "seats": seats, "options": {}, "spectators": 0, "games": games,
-        "creator": creator, "tally": tally or {"wins": [0] * n, "points": [0] * n}}}
-
-
-def push(ui: Console, g, now: float = 0.0, timers: list | None = None, seat: int = 0) -> dict:
-    """Send seat `seat`'s current view of engine game `g` to the model."""
-    v = g.view(seat)
-    msg = {"type": "view", "seq": 1, "room": ROOM, "state_id": v["step"], "view": wire(v),
-           "legal": g.legal_actions(seat) if g.outcome is None else [],
-           "timers": timers if timers is not None else [{"seat": v.get("turn"), "kind": "move", "left": 30.0}],
-           "autopilot": []}
-    ui.on_message(msg, now)
-    return msg
-
-
-def seated_ui(g, *, game: str = "colormatch", table: str | None = "classic", kind: str = "play",
-              creator: int | None = None) -> Console:
-    ui = Console("Ann", kind=kind)
-    n = len(g.view(0)["counts"])
-    ui.on_message({"type": "seated", "room": ROOM, "seat": 0, "token": "0" * 32}, 0.0)
-    ui.on_message(room_msg(n, game=game, table=table, creator=creator), 0.0)
-    push(ui, g)
-    return ui
 
 
 def my_turn() -> tuple:
@@ -63,14 +36,6 @@ def my_turn() -> tuple:
     g = new_game("colormatch", table="classic", players=3, seed=3)
     to_seat0(g)
     return g, seated_ui(g)
-
-
-def text(ui: Console, now: float = 0.0, width: int = 80, height: int = 24) -> str:
-    lines = render_screen(ui, now, width, height)
-    assert len(lines) == height
-    out = screen_text(lines)
-    assert all(len(x) <= width for x in out.splitlines()), out
-    return out
 
 
 def select(ui: Console, code: str) -> None:
@@ -573,23 +538,6 @@ def test_a_spectator_sees_the_table_without_a_hand_and_cannot_act():
 
 
 # ------------------------------------------------------------------ profiles and coin rooms
-
-
-def coin_lobby(balance: int | None = 1000, coins: bool = True) -> Console:
-    """A lobby at a host with a store (`coins`), welcomed with a profile holding `balance`."""
-    ui = Console("Ann")
-    ui.begin_connect("10.0.0.2", 7070, "Kitchen")
-    profile = {"name": "Ann", "balance": balance} if balance is not None else None
-    ui.on_message({"type": "welcome", "seq": 1, "protocol": 1, "host": "Kitchen", "server": "x", "coins": coins,
-                   "profile": profile}, 0.0)
-    return ui
-
-
-def coin_rooms() -> list[dict]:
-    return [{"name": "Pot", "game": "colormatch", "table": "classic", "seats": 3, "free": 2, "state": "open",
-             "clock": 30, "mode": "single", "password": True, "bots": "medium", "kind": "coins", "stake": 50},
-            {"name": "Free", "game": "dominoes", "table": None, "seats": 2, "free": 1, "state": "open",
-             "clock": 90, "mode": "single", "password": False, "bots": "easy", "kind": "practice", "stake": 0}]
 
 
 def focus(ui: Console, row: str) -> None:

@@ -6,8 +6,9 @@ other directly:
 - the **model** (`model.Console`, pure): what is shown and what keys do;
 - the **Application** (prompt_toolkit): one window that draws
   `screen.render_screen(model, ...)`, redrawn four times a second for the
-  clocks, and key bindings (`create_key_bindings`) that only call
-  `model.press(key)` and hand the intents it returns to trio;
+  clocks, and key bindings (`create_key_bindings`: every named key of the
+  key map, `keymap.named_keys()`, and every printable character) that only
+  call `model.press(key)` and hand the intents it returns to trio;
 - the **network** (trio, run as a guest on prompt_toolkit's asyncio loop,
   RECIPES "prompt_toolkit + trio"): a `ConsoleClient` (a `Client`) whose
   messages update the model and call `app.invalidate()`, and, for `lanmatch
@@ -44,17 +45,18 @@ from typing import Any
 
 import trio
 
+from lanmatch.console import keymap
 from lanmatch.console.logfile import log_path, write_log
 from lanmatch.console.model import Console, HostRow, Intent
 from lanmatch.console.screen import render_screen
 from lanmatch.net.client import Client, parse_address
+from lanmatch.rules import get_game
 from lanmatch.table import AUTOPILOT_PACE
 
 log = logging.getLogger("lanmatch.console")
 
 REFRESH = 0.25  # seconds between redraws (the clocks count down)
 RELIST = 2.0  # seconds between room lists on the rooms screen
-NAMED_KEYS = ("left", "right", "up", "down", "enter", "escape", "tab", "s-tab", "backspace", "home", "end", "c-c")
 
 STYLE_RULES = {
     "title": "reverse bold",
@@ -130,7 +132,8 @@ def join_profile(given: str | None) -> tuple[dict[str, str] | None, str, str]:
 
 
 def create_key_bindings(ui: Console, dispatch: Callable[[list[Intent]], None]):
-    """Every key goes to `ui.press`; its intents go to `dispatch`."""
+    """Every key of the key map goes to `ui.press` (its named keys one by one,
+    printable characters through `Keys.Any`); its intents go to `dispatch`."""
     from prompt_toolkit.key_binding import KeyBindings
     from prompt_toolkit.keys import Keys
 
@@ -150,7 +153,7 @@ def create_key_bindings(ui: Console, dispatch: Callable[[list[Intent]], None]):
         def _(event) -> None:
             press(name)
 
-    for key in NAMED_KEYS:
+    for key in keymap.named_keys():
         bind(key, key)
 
     @kb.add(Keys.Any)
@@ -456,7 +459,7 @@ async def play_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
     host.create_room(
         room,
         game=args.game,
-        table=args.table if args.game == "colormatch" else None,
+        table=get_game(args.game).table_name(args.table) if get_game(args.game).named_tables else None,
         seats=args.seats,
         clock=args.clock,
         bot_level=args.bots,

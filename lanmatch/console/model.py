@@ -17,7 +17,14 @@ Two doors change it, and both are plain method calls:
   does is tested here without a terminal.
 
 Keys are prompt_toolkit's names (`left`, `enter`, `escape`, `tab`,
-`backspace`, `c-c`, ...) or one printable character.
+`backspace`, `c-c`, ...) or one printable character. Which key does what,
+where and when is the key map (`keymap.KEYS`): `press` runs the
+`_key_<does>` method of the entry it picks, and the key bar (`keys()`) is
+its words.
+
+Nothing here tests a game or a table by its name: the game's declaration
+(`lanmatch.rules.get_game`) says whether its tables are named, its seats and
+its default table, and its `pieces` the words (`render.pieces_of`).
 
 What is drawn from this state lives in `screen.py`; the words for cards,
 actions and events come from `render.py`.
@@ -28,16 +35,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from lanmatch.console import keymap
 from lanmatch.console.render import (
+    Pieces,
     Words,
     action_label,
-    card_sort_key,
+    default_game,
     describe_events,
-    tile_words,
+    pieces_of,
 )
 from lanmatch.net.client import parse_address
 from lanmatch.protocol import CLOCKS
-from lanmatch.rules import GAMES, get_game
+from lanmatch.rules import GAMES, game_title, get_game
 from lanmatch.table import GUEST_MAX_SEATS, default_clock
 
 Intent = tuple
@@ -146,8 +155,8 @@ class RoomForm:
     """The create-room form. `rows()` lists its fields for the current game and table."""
 
     name: str = ""
-    game: str = "colormatch"
-    table: str = "classic"
+    game: str = field(default_factory=default_game)
+    table: str = ""  # "": the game's default table
     options: dict[str, bool] = field(default_factory=dict)
     seats: int = 4
     clock: int | None = None  # None: the table's default
@@ -160,14 +169,19 @@ class RoomForm:
     stake_note: str = "this host keeps no coins"  # why practice only
     max_seats: int = GUEST_MAX_SEATS  # 6 with a profile the host recognised
 
+    def __post_init__(self) -> None:
+        self.table = self.table or get_game(self.game).default_table
+
     def seat_limit(self) -> int:
-        return GUEST_MAX_SEATS if self.game == "dominoes" else self.max_seats
+        """The most seats the form offers: the game's, within the host's cap for this peer."""
+        g = get_game(self.game)
+        return min(g.max_players, self.max_seats if self.max_seats > GUEST_MAX_SEATS else g.guest_max_players)
 
     TEXT = ("name", "password")
 
     def rows(self) -> list[str]:
         rows = ["name", "game"]
-        if self.game == "colormatch":
+        if get_game(self.game).named_tables:
             rows.append("table")
         rows += [f"opt:{o}" for o in bool_options(self.game, self.table)]
         rows += ["seats", "clock"]
@@ -188,7 +202,7 @@ class RoomForm:
         if row == "password":
             return "•" * len(self.password)
         if row == "game":
-            return "Color Match" if self.game == "colormatch" else "Dominoes"
+            return game_title(self.game)
         if row == "table":
             spec = _table_spec(self.game, self.table)
             return spec.title if spec is not None else str(self.table)
@@ -222,12 +236,14 @@ class RoomForm:
 
         if row == "game":
             self.game = cycle(tuple(GAMES), self.game)
+            if self.table not in get_game(self.game).tables:
+                self.table = get_game(self.game).default_table
         elif row == "table":
             self.table = cycle(tuple(get_game(self.game).tables), self.table)
         elif row.startswith("opt:"):
             self.options[row[4:]] = not self.options.get(row[4:])
         elif row == "seats":
-            self.seats = cycle(range(2, self.seat_limit() + 1), self.seats)
+            self.seats = cycle(range(get_game(self.game).min_players, self.seat_limit() + 1), self.seats)
         elif row == "stake":
             self.stake = cycle((0, *self.stakes), self.stake)
         elif row == "clock":
@@ -251,7 +267,7 @@ class RoomForm:
     def message(self) -> dict[str, Any]:
         """The fields of the `create` message."""
         fields: dict[str, Any] = {"room": self.name.strip(), "game": self.game, "seats": self.seats, "bots": self.bots}
-        if self.game == "colormatch":
+        if get_game(self.game).named_tables:
             fields["table"] = self.table
             opts = {o: True for o in bool_options(self.game, self.table) if self.options.get(o)}
             if opts:
@@ -332,17 +348,28 @@ class Console:
 
     @property
     def game(self) -> str:
-        if self.view:
-            return self.view.get("game", "colormatch")
-        return (self.room or {}).get("game") or "colormatch"
+        """The game at the table (the view's, else the room's; else the first registered)."""
+        if self.view and self.view.get("game"):
+            return self.view["game"]
+        return (self.room or {}).get("game") or default_game()
 
     @property
     def table(self) -> str | None:
-        if self.game == "dominoes":
+        """The table's name (None for a game whose tables are unnamed)."""
+        g = GAMES.get(self.game)
+        if g is not None and not g.named_tables:
             return None
         if self.view and self.view.get("table"):
             return self.view["table"]
-        return (self.room or {}).get("table") or "classic"
+        return (self.room or {}).get("table") or (g.default_table if g is not None else None)
+
+    def table_spec(self) -> Any:
+        """The declaration of the table (None for a game or table not registered here)."""
+        return _table_spec(self.game, self.table)
+
+    def pieces(self) -> Pieces:
+        """How this game's pieces are written (`render.pieces_of`)."""
+        return pieces_of(self.game)
 
     @property
     def outcome(self) -> dict[str, Any] | None:
@@ -378,11 +405,8 @@ class Console:
         if not v:
             return []
         legal = self.legal
-        if self.game == "dominoes":
-            codes = list(v.get("hand") or [])
-            return [HandItem(t, [a for a in legal if a.get("type") == "play" and a.get("tile") == t]) for t in codes]
-        codes = sorted(v.get("hand") or [], key=card_sort_key)
-        return [HandItem(c, [a for a in legal if a.get("type") == "play" and a.get("card") == c]) for c in codes]
+        pieces = self.pieces()
+        return [HandItem(c, pieces.plays(c, legal)) for c in pieces.order(v.get("hand") or [])]
 
     def selected(self) -> HandItem | None:
         items = self.hand()
@@ -410,7 +434,8 @@ class Console:
         return action_label(action, self.view or {}, self.words())
 
     def card_words(self, code: str) -> str:
-        return tile_words(code) if self.game == "dominoes" else self.words().card(code)
+        """A card, a tile or any piece of this game, in words."""
+        return self.pieces().piece(code, self.words())
 
     def standing(self) -> tuple[list[float], list[int]] | None:
         """The room's running score (wins, points) including a game just ended."""
@@ -636,77 +661,107 @@ class Console:
 
     # ------------------------------------------------------------ keys
 
-    def press(self, key: str) -> list[Intent]:
-        """One key; returns the intents for the network side."""
-        if key == "c-c":
-            return [("quit",)]
+    def mode(self) -> str:
+        """What takes the keys now: the layer on top (`prompt`, `help`,
+        `confirm_quit`, `confirm_leave`, `confirm_stake`, `picker`), the
+        address field (`address`), else the screen (keymap.py)."""
         if self.prompt is not None:
-            return self._press_prompt(key)
-        if self.overlay == "help":
-            self.overlay = None
-            return []
-        if self.overlay == "confirm_stake":
-            self.overlay = None
-            pending, self.pending = self.pending, None
-            if key in ("y", "Y", "enter") and pending is not None:
-                return self._staked(pending)
-            self.say("Not joined: no coins moved.")
-            return []
-        if self.overlay in ("confirm_quit", "confirm_leave"):
-            yes = key in ("y", "Y", "enter") or (key == "L" and self.overlay == "confirm_leave")
-            intent = ("quit",) if self.overlay == "confirm_quit" else ("send", "leave", {})
-            self.overlay = None
-            return [intent] if yes else []
+            return "prompt"
+        if self.overlay is not None:
+            return self.overlay
         if self.picker is not None:
-            return self._press_picker(key)
-        if key == "?" and not self._typing():
-            self.overlay = "help"
-            return []
-        handler = getattr(self, f"_press_{self.screen}")
-        return handler(key)
+            return "picker"
+        return self.screen_mode()
 
-    def _typing(self) -> bool:
+    def screen_mode(self) -> str:
+        """The mode of the screen under any layer: `address` while the address field takes keys, else the screen."""
+        if self.screen == "hosts" and self.address_focus:
+            return "address"
+        return self.screen
+
+    def press(self, key: str) -> list[Intent]:
+        """One key; returns the intents for the network side. The key map
+        (`keymap.KEYS`) says which `_key_<does>` method handles it."""
+        entry = keymap.find(self, key)
+        if self.mode() == "table" and not (entry is not None and entry.does == "choose" and key.isdigit()):
+            self.digits = ""
+        if entry is None:
+            return []
+        return getattr(self, f"_key_{entry.does}")(key)
+
+    def typing(self) -> bool:
         """Is a text field taking printable keys?"""
         if self.screen == "hosts" and self.address_focus:
             return True
         return self.screen == "form" and self.form.current() in RoomForm.TEXT
 
-    def _quit(self) -> list[Intent]:
+    def _key_quit_now(self, key: str) -> list[Intent]:
+        return [("quit",)]
+
+    def _key_quit(self, key: str) -> list[Intent]:
         if self.screen == "table" and self.seat is not None and self.outcome is None:
             self.overlay = "confirm_quit"
             return []
         return [("quit",)]
 
-    # -- text prompt and picker
+    def _key_help(self, key: str) -> list[Intent]:
+        self.overlay = "help"
+        return []
 
-    def _press_prompt(self, key: str) -> list[Intent]:
+    # -- the layers: help, "leave?", a coin room's stake, a text prompt, a picker
+
+    def _key_close(self, key: str) -> list[Intent]:
+        """Close the layer on top (the help, "leave?", a text prompt, a picker)."""
+        if self.prompt is not None:
+            self.prompt = None
+        elif self.overlay is not None:
+            self.overlay = None
+        else:
+            self.picker = None
+        return []
+
+    def _key_leave_now(self, key: str) -> list[Intent]:
+        self.overlay = None
+        return [("send", "leave", {})]
+
+    def _key_stake_ok(self, key: str) -> list[Intent]:
+        self.overlay = None
+        pending, self.pending = self.pending, None
+        return self._staked(pending) if pending is not None else []
+
+    def _key_stake_no(self, key: str) -> list[Intent]:
+        self.overlay = None
+        self.pending = None
+        self.say("Not joined: no coins moved.")
+        return []
+
+    def _key_prompt_type(self, key: str) -> list[Intent]:
         p = self.prompt
         assert p is not None
-        if key == "escape":
-            self.prompt = None
-        elif key == "backspace":
+        if key == "backspace":
             p.value = p.value[:-1]
-        elif key == "enter":
-            self.prompt = None
-            if p.purpose == "password":
-                return self._join_intents({**p.context, "password": p.value})
-        elif len(key) == 1 and key.isprintable() and len(p.value) < 64:
+        elif len(p.value) < 64:
             p.value += key
         return []
 
-    def _press_picker(self, key: str) -> list[Intent]:
+    def _key_prompt_confirm(self, key: str) -> list[Intent]:
+        p = self.prompt
+        assert p is not None
+        self.prompt = None
+        if p.purpose == "password":
+            return self._join_intents({**p.context, "password": p.value})
+        return []
+
+    def _key_picker_move(self, key: str) -> list[Intent]:
+        pk = self.picker
+        assert pk is not None
+        pk.sel = (pk.sel + (-1 if key in ("up", "left") else 1)) % len(pk.options)
+        return []
+
+    def _key_pick(self, key: str) -> list[Intent]:
         pk = self.picker
         assert pk is not None
         n = len(pk.options)
-        if key == "escape" or key == "q":
-            self.picker = None
-            return []
-        if key in ("up", "left"):
-            pk.sel = (pk.sel - 1) % n
-            return []
-        if key in ("down", "right", "tab"):
-            pk.sel = (pk.sel + 1) % n
-            return []
         choice = None
         hits = [i for i, (hot, _l, _x) in enumerate(pk.options) if hot and hot == key.lower()]
         if key in ("enter", " "):
@@ -741,19 +796,15 @@ class Console:
         return Picker(title, options, 0, self.state_id)
 
     def _action_picker(self, title: str, actions: list[dict[str, Any]]) -> Picker:
-        return Picker(title, [("", self.label(a), ("act", a, self.state_id)) for a in actions], 0, self.state_id)
+        hot = self.pieces().hotkey
+        return Picker(title, [(hot(a), self.label(a), ("act", a, self.state_id)) for a in actions], 0, self.state_id)
 
-    # -- the table
+    # -- the table, during a game
 
-    def _press_table(self, key: str) -> list[Intent]:
-        if key == "q":
-            return self._quit()
-        if self.outcome is not None or self.view is None:
-            return self._press_over(key)
+    def _key_choose(self, key: str) -> list[Intent]:
         items = self.hand()
         if key.isdigit():
             return self._digit(key, items)
-        self.digits = ""
         if key in ("left", "up", "h") and items:
             self.sel = (self.sel - 1) % len(items)
         elif key in ("right", "down", "l") and items:
@@ -762,37 +813,64 @@ class Console:
             self.sel = 0
         elif key == "end" and items:
             self.sel = len(items) - 1
-        elif key in ("enter", " "):
-            return self._play_selected()
-        elif key in ("tab", "m"):
-            return self._all_moves()
-        elif key == "d":
-            return self._by_types(("draw", "pass", "keep"), "There is nothing to draw now.")
-        elif key == "p":
-            drawn = (self.view or {}).get("drawn")
-            if (self.view or {}).get("phase") == "drawn" and drawn:
-                return self._play_card(drawn)
-            return self._play_selected()
-        elif key == "k":
-            return self._by_types(("keep", "pass"), "There is no drawn card to keep now.")
-        elif key == "s":
-            return self._by_types(("pass",), "You cannot pass now.")
-        elif key == "c":
-            return self._by_types(("call",), "There is no last card to call now.")
-        elif key == "x":
-            return self._catch()
-        elif key == "a":
-            return self._by_types(("accept",), "There is no +4 to accept now.")
-        elif key == "!":
-            return self._by_types(("challenge",), "There is no +4 to challenge now.")
-        elif key == "n":
-            colors = [a for a in self.legal if a.get("type") == "color"]
-            if colors:
-                self.picker = self._color_picker("Name the active color", colors)
-            else:
-                self.say("There is no color to name now.")
-        elif key == "L" and self.kind == "join":
-            self.overlay = "confirm_leave"
+        return []
+
+    def _key_play(self, key: str) -> list[Intent]:
+        return self._play_selected()
+
+    def _key_moves(self, key: str) -> list[Intent]:
+        legal = self.legal
+        if not legal:
+            self.say(self._waiting_words())
+            return []
+        self.picker = Picker("All your moves", [("", self.label(a), ("act", a, self.state_id)) for a in legal], 0,
+                             self.state_id)
+        return []
+
+    def _key_draw(self, key: str) -> list[Intent]:
+        return self._by_types(("draw", "pass", "keep"), "There is nothing to draw now.")
+
+    def _key_drawn(self, key: str) -> list[Intent]:
+        drawn = (self.view or {}).get("drawn")
+        if (self.view or {}).get("phase") == "drawn" and drawn:
+            return self._play_card(drawn)
+        return self._play_selected()
+
+    def _key_keep(self, key: str) -> list[Intent]:
+        return self._by_types(("keep", "pass"), "There is no drawn card to keep now.")
+
+    def _key_pass(self, key: str) -> list[Intent]:
+        return self._by_types(("pass",), "You cannot pass now.")
+
+    def _key_call(self, key: str) -> list[Intent]:
+        return self._by_types(("call",), "There is no last card to call now.")
+
+    def _key_accept(self, key: str) -> list[Intent]:
+        return self._by_types(("accept",), "There is no +4 to accept now.")
+
+    def _key_challenge(self, key: str) -> list[Intent]:
+        return self._by_types(("challenge",), "There is no +4 to challenge now.")
+
+    def _key_catch(self, key: str) -> list[Intent]:
+        catches = [a for a in self.legal if a.get("type") == "catch"]
+        if not catches:
+            self.say("Nobody can be caught now.")
+            return []
+        if len(catches) == 1:
+            return self._act(catches[0])
+        self.picker = self._action_picker("Catch whom?", catches)
+        return []
+
+    def _key_color(self, key: str) -> list[Intent]:
+        colors = [a for a in self.legal if a.get("type") == "color"]
+        if colors:
+            self.picker = self._color_picker("Name the active color", colors)
+        else:
+            self.say("There is no color to name now.")
+        return []
+
+    def _key_leave(self, key: str) -> list[Intent]:
+        self.overlay = "confirm_leave"
         return []
 
     def _digit(self, key: str, items: list[HandItem]) -> list[Intent]:
@@ -806,7 +884,7 @@ class Console:
             self.digits = key
         else:
             self.digits = ""
-            self.say(f"There is no card {typed}: your hand holds {len(items)}.")
+            self.say(f"There is no {self.pieces().unit} {typed}: your {self.pieces().hand} holds {len(items)}.")
             return []
         self.sel = int(self.digits) - 1
         if int(self.digits) * 10 > len(items):  # no longer number starts with these digits
@@ -828,24 +906,6 @@ class Console:
             return "Nothing to do now."
         return f"Not your turn: waiting for {self.words().name(turn)}."
 
-    def _catch(self) -> list[Intent]:
-        catches = [a for a in self.legal if a.get("type") == "catch"]
-        if not catches:
-            self.say("Nobody can be caught now.")
-            return []
-        if len(catches) == 1:
-            return self._act(catches[0])
-        self.picker = self._action_picker("Catch whom?", catches)
-        return []
-
-    def _all_moves(self) -> list[Intent]:
-        legal = self.legal
-        if not legal:
-            self.say(self._waiting_words())
-            return []
-        self.picker = self._action_picker("All your moves", legal)
-        return []
-
     def _play_card(self, code: str) -> list[Intent]:
         item = next((i for i in self.hand() if i.code == code), None)
         plays = item.plays if item else []
@@ -855,12 +915,8 @@ class Console:
             return self._act(plays[0])
         if all("color" in a and set(a) <= {"type", "card", "color"} for a in plays):
             self.picker = self._color_picker(f"Play {self.card_words(code)}: name a color", plays)
-        elif self.game == "dominoes":
-            self.picker = self._action_picker(f"Play {tile_words(code)}: which end?", plays)
-            for k, (_h, label, intent) in enumerate(self.picker.options):
-                self.picker.options[k] = ("l" if intent[1].get("end") == "left" else "r", label, intent)
         else:
-            self.picker = self._action_picker(f"Play {self.card_words(code)}", plays)
+            self.picker = self._action_picker(self.pieces().play_title(self.card_words(code)), plays)
         return []
 
     def _play_selected(self) -> list[Intent]:
@@ -873,63 +929,30 @@ class Console:
         if not self.legal:
             self.say(self._waiting_words())
         else:
-            self.say(self._why_not(item.code))
+            self.say(self.pieces().why_not(self.view or {}, self.legal, self.card_words(item.code), keymap.key_name))
         return []
 
-    def _why_not(self, code: str) -> str:
-        v = self.view or {}
-        what = self.card_words(code)
-        if self.game == "dominoes":
-            ends = v.get("ends") or ["?", "?"]
-            hint = "d draws from the boneyard" if any(a["type"] == "draw" for a in self.legal) else "s passes"
-            return f"{what} fits neither open end ({ends[0]}, {ends[1]}); {hint}."
-        phase = v.get("phase")
-        if phase == "pile":
-            return f"A penalty pile waits on you: {what} cannot answer it. d draws it."
-        if phase == "drawn":
-            return f"You drew {self.card_words(v.get('drawn') or '')}: p plays it, k keeps it."
-        if phase == "challenge":
-            return "A +4 waits on you: a accepts it, ! challenges it."
-        if phase == "color":
-            return "Name the active color first (n)."
-        playable = [i for i in self.hand() if i.playable]
-        top = self.words().card(v["top"]) if v.get("top") else "the top card"
-        more = "pick a [bracketed] card" if playable else "d draws a card"
-        return f"{what} does not match {top} (color {self.words().color_name(v.get('color'))}): {more}."
+    # -- the end of a game, the waiting room, connecting
 
-    # -- the end of a game, the waiting room
+    def _key_rematch(self, key: str) -> list[Intent]:
+        return self._directs("rematch", "deals the rematch")
 
-    def _press_over(self, key: str) -> list[Intent]:
-        if key == "r":
-            if self.outcome is None:
-                return []
-            if not self.may_direct():
-                self.say("The room's creator deals the rematch.")
-                return []
-            return [("send", "rematch", {})]
-        if key == "L" and self.kind == "join":
-            return [("send", "leave", {})]
-        return []
+    def _key_start(self, key: str) -> list[Intent]:
+        return self._directs("start", "starts the game")
 
-    def _press_waiting(self, key: str) -> list[Intent]:
-        if key == "q":
-            return [("quit",)]
-        if key == "s":
-            if not self.may_direct():
-                self.say("The room's creator starts the game.")
-                return []
-            return [("send", "start", {})]
-        if key in ("L", "escape") and self.kind == "join":
-            return [("send", "leave", {})]
-        return []
+    def _directs(self, typ: str, what: str) -> list[Intent]:
+        """Send `typ` if this peer directs the room, else say who does (`what`)."""
+        if not self.may_direct():
+            self.say(f"The room's creator {what}.")
+            return []
+        return [("send", typ, {})]
 
-    def _press_connecting(self, key: str) -> list[Intent]:
-        if key == "q":
-            return [("quit",)]
-        if key == "escape" and self.kind == "join":
-            self.screen = "hosts"
-            return [("disconnect",)]
-        return []
+    def _key_leave_room(self, key: str) -> list[Intent]:
+        return [("send", "leave", {})]
+
+    def _key_cancel_connect(self, key: str) -> list[Intent]:
+        self.screen = "hosts"
+        return [("disconnect",)]
 
     # -- the lobby: hosts
 
@@ -939,40 +962,46 @@ class Console:
         labels = [h.label for h in self.hosts]
         self.host_sel = labels.index(keep) if keep in labels else min(self.host_sel, max(0, len(self.hosts) - 1))
 
-    def _press_hosts(self, key: str) -> list[Intent]:
-        if self.address_focus:
-            if key in ("tab", "escape") or (key == "up" and self.hosts):
-                self.address_focus = False
-            elif key == "backspace":
-                self.address_text = self.address_text[:-1]
-            elif key == "enter":
-                return self._connect_typed()
-            elif len(key) == 1 and key.isprintable() and len(self.address_text) < 64:
-                self.address_text += key
-            return []
-        if key == "q":
-            return [("quit",)]
-        if key in ("tab", "a") or (key == "down" and (not self.hosts or self.host_sel >= len(self.hosts) - 1)):
-            self.address_focus = True
-        elif key == "up" and self.hosts:
-            self.host_sel = max(0, self.host_sel - 1)
-        elif key == "down" and self.hosts:
-            self.host_sel = min(len(self.hosts) - 1, self.host_sel + 1)
-        elif key == "enter":
-            if self.hosts:
-                h = self.hosts[self.host_sel]
-                return self.begin_connect(h.address, h.port, h.label)
-            self.address_focus = True
-            self.say("No host found yet: type an address (HOST:PORT) and Enter.")
+    def _key_address_type(self, key: str) -> list[Intent]:
+        if key == "backspace":
+            self.address_text = self.address_text[:-1]
+        elif len(self.address_text) < 64:
+            self.address_text += key
         return []
 
-    def _connect_typed(self) -> list[Intent]:
+    def _key_address_leave(self, key: str) -> list[Intent]:
+        if key != "up" or self.hosts:
+            self.address_focus = False
+        return []
+
+    def _key_address_connect(self, key: str) -> list[Intent]:
         try:
             host, port = parse_address(self.address_text.strip())
         except ValueError as e:
             self.say(str(e))
             return []
         return self.begin_connect(host, port, f"{host}:{port}")
+
+    def _key_address(self, key: str) -> list[Intent]:
+        self.address_focus = True
+        return []
+
+    def _key_host_move(self, key: str) -> list[Intent]:
+        if key == "down" and (not self.hosts or self.host_sel >= len(self.hosts) - 1):
+            self.address_focus = True
+        elif key == "up" and self.hosts:
+            self.host_sel = max(0, self.host_sel - 1)
+        elif key == "down":
+            self.host_sel = min(len(self.hosts) - 1, self.host_sel + 1)
+        return []
+
+    def _key_host_open(self, key: str) -> list[Intent]:
+        if self.hosts:
+            h = self.hosts[self.host_sel]
+            return self.begin_connect(h.address, h.port, h.label)
+        self.address_focus = True
+        self.say("No host found yet: type an address (HOST:PORT) and Enter.")
+        return []
 
     def begin_connect(self, host: str, port: int, label: str) -> list[Intent]:
         self.screen = "connecting"
@@ -986,34 +1015,41 @@ class Console:
 
     # -- the lobby: rooms
 
-    def _press_rooms(self, key: str) -> list[Intent]:
-        n = len(self.rooms)
-        if key == "q":
-            return [("quit",)]
+    def _key_room_move(self, key: str) -> list[Intent]:
         if key == "up":
             self.room_sel = max(0, self.room_sel - 1)
-        elif key == "down":
-            self.room_sel = min(n, self.room_sel + 1)  # n: the "create a room" line
-        elif key == "n" or (key == "enter" and self.room_sel >= n):
-            self.form.focus = 0
-            self.screen = "form"
-        elif key == "enter":
-            return self._join_room(self.rooms[self.room_sel])
-        elif key == "w" and self.room_sel < n:
-            room = self.rooms[self.room_sel]
-            return [("send", "watch", {"room": room["name"]})]
-        elif key == "r":
-            return [("send", "list", {})]
-        elif key == "escape":
-            self.screen = "hosts"
-            self.host_label = None
-            self.host_address = None
-            return [("disconnect",)]
+        else:
+            self.room_sel = min(len(self.rooms), self.room_sel + 1)  # len: the "create a room" line
         return []
 
+    def _key_room_open(self, key: str) -> list[Intent]:
+        if self.room_sel >= len(self.rooms):
+            return self._key_new_room(key)
+        return self._join_room(self.rooms[self.room_sel])
+
+    def _key_new_room(self, key: str) -> list[Intent]:
+        self.form.focus = 0
+        self.screen = "form"
+        return []
+
+    def _key_watch(self, key: str) -> list[Intent]:
+        if self.room_sel >= len(self.rooms):
+            return []
+        return [("send", "watch", {"room": self.rooms[self.room_sel]["name"]})]
+
+    def _key_refresh(self, key: str) -> list[Intent]:
+        return [("send", "list", {})]
+
+    def _key_hosts(self, key: str) -> list[Intent]:
+        self.screen = "hosts"
+        self.host_label = None
+        self.host_address = None
+        return [("disconnect",)]
+
     def _join_room(self, room: dict[str, Any], confirmed: bool = False) -> list[Intent]:
+        watch = keymap.key_name("watch", "rooms")
         if room.get("state") == "playing":
-            self.say(f"{room['name']} is playing; seats open again after the game (w watches).")
+            self.say(f"{room['name']} is playing; seats open again after the game ({watch} watches).")
             return []
         if not room.get("free"):
             self.say(f"{room['name']} has no free seat.")
@@ -1064,30 +1100,31 @@ class Console:
 
     # -- the lobby: the create-room form
 
-    def _press_form(self, key: str) -> list[Intent]:
+    def _key_form_back(self, key: str) -> list[Intent]:
+        self.screen = "rooms"
+        return []
+
+    def _key_field(self, key: str) -> list[Intent]:
+        f = self.form
+        f.focus = (f.focus + (-1 if key in ("up", "s-tab") else 1)) % len(f.rows())
+        return []
+
+    def _key_form_type(self, key: str) -> list[Intent]:
         f = self.form
         row = f.current()
-        rows = f.rows()
-        if key == "escape":
-            self.screen = "rooms"
-            return []
-        if key in ("up", "s-tab"):
-            f.focus = (f.focus - 1) % len(rows)
-        elif key in ("down", "tab"):
-            f.focus = (f.focus + 1) % len(rows)
-        elif key == "enter":
-            return self._submit_form()
-        elif row in RoomForm.TEXT:
-            value = getattr(f, row)
-            if key == "backspace":
-                setattr(f, row, value[:-1])
-            elif len(key) == 1 and key.isprintable() and len(value) < (32 if row == "name" else 64):
-                setattr(f, row, value + key)
-        elif key in ("left", "right", " "):
-            f.change(row, -1 if key == "left" else 1)
-        elif key == "q":
-            return [("quit",)]
+        value = getattr(f, row)
+        if key == "backspace":
+            setattr(f, row, value[:-1])
+        elif len(value) < (32 if row == "name" else 64):
+            setattr(f, row, value + key)
         return []
+
+    def _key_change(self, key: str) -> list[Intent]:
+        self.form.change(self.form.current(), -1 if key == "left" else 1)
+        return []
+
+    def _key_create(self, key: str) -> list[Intent]:
+        return self._submit_form()
 
     def _submit_form(self) -> list[Intent]:
         fields = self.form.message()
@@ -1133,86 +1170,53 @@ class Console:
         types = {a["type"] for a in legal}
         if self.sent_sid == self.state_id:
             return "Sent; waiting for the host…"
+        k = keymap.key_name
+        unit = self.pieces().unit
         if "call" in types:
-            return f"ONE CARD left: press c to call it{clock}!"
+            return f"ONE CARD left: press {k('call')} to call it{clock}!"
         if types == {"catch"} or (not self.my_turn() and "catch" in types):
-            return "A rival did not call the last card: x catches them!"
+            return f"A rival did not call the last card: {k('catch')} catches them!"
         if not self.my_turn():
-            return "Jump in: you hold the same card as the top one (Enter plays it)."
+            return f"Jump in: you hold the same {unit} as the top one ({k('play')} plays it)."
         phase = v.get("phase")
         if phase == "drawn" and v.get("drawn"):
-            verb = "KEEP" if "keep" in types else "PASS"
-            key = "k" if "keep" in types else "s"
-            return f"You drew {self.card_words(v['drawn'])}: p PLAY it, {key} {verb} it{clock}."
+            verb, key = ("KEEP", k("keep")) if "keep" in types else ("PASS", k("pass"))
+            return f"You drew {self.card_words(v['drawn'])}: {k('drawn')} PLAY it, {key} {verb} it{clock}."
         if phase == "challenge":
-            return f"A +4 waits on you: a accepts it (draw {v.get('pending') or 4}), ! challenges it{clock}."
+            return (f"A +4 waits on you: {k('accept')} accepts it (draw {v.get('pending') or 4}), "
+                    f"{k('challenge')} challenges it{clock}.")
         if phase == "color":
-            return f"Name the active color (n){clock}."
+            return f"Name the active color ({k('color')}){clock}."
         item = self.selected()
         if phase == "pile":
             head = f"Penalty pile of {v.get('pending') or 0} on you"
             if item and item.playable:
-                return f"{head}: Enter answers with {self.card_words(item.code)}, d draws it{clock}."
-            return f"{head}: answer with a [marked] card or d to draw it{clock}."
+                return f"{head}: {k('play')} answers with {self.card_words(item.code)}, {k('draw')} draws it{clock}."
+            return f"{head}: answer with a [marked] {unit} or {k('draw')} to draw it{clock}."
         if item and item.playable:
-            return f"Your move{clock}: Enter plays {self.card_words(item.code)}."
+            return f"Your move{clock}: {k('play')} plays {self.card_words(item.code)}."
         if any(i.playable for i in self.hand()):
-            return f"Your move{clock}: pick a [marked] card (←/→ or its number), Enter plays it."
+            return f"Your move{clock}: pick a [marked] {unit} (←/→ or its number), {k('play')} plays it."
         if "draw" in types:
-            return f"Your move{clock}: nothing matches; d draws " + (
-                "from the boneyard." if self.game == "dominoes" else "a card."
-            )
-        return f"Your move{clock}: nothing to play; s passes."
+            draws = self.pieces().draws
+            return f"Your move{clock}: nothing matches; {k('draw')} draws{' ' + draws if draws else ''}."
+        return f"Your move{clock}: nothing to play; {k('pass')} passes."
 
     def keys(self) -> list[str]:
-        """The keys that do something now, most useful first."""
-        if self.screen == "table" and self.view is not None:
-            if self.outcome is not None:
-                keys = ["r rematch" if self.may_direct() else "(the creator deals the rematch)"]
-                if self.kind == "join":
-                    keys.append("L leave the room")
-                return [*keys, "q quit"]
-            types = {a["type"] for a in self.legal}
-            keys = []
-            if any(i.playable for i in self.hand()):
-                keys.append("Enter play")
-            if (self.view or {}).get("phase") == "drawn" and "play" in types:
-                keys.append("p play it")
-            for t, k in (("draw", "d draw"), ("keep", "k keep"), ("pass", "s pass"), ("call", "c call"),
-                         ("catch", "x catch"), ("accept", "a accept"), ("challenge", "! challenge"),
-                         ("color", "n name a color")):
-                if t in types:
-                    keys.append(k)
-            if self.hand():
-                keys.append("←→/1-9 choose")
-            if self.legal:
-                keys.append("Tab all moves")
-            if self.kind == "join":
-                keys.append("L leave")
-            return [*keys, "? help", "q quit"]
-        if self.screen == "waiting":
-            keys = ["s start (bots fill empty seats)"] if self.may_direct() else []
-            if self.kind == "join":
-                keys.append("L leave")
-            return [*keys, "? help", "q quit"]
-        if self.screen == "hosts":
-            if self.address_focus:
-                return ["type HOST:PORT", "Enter connect", "Tab back to the list", "Ctrl-C quit"]
-            return ["↑↓ choose", "Enter connect", "Tab type an address", "? help", "q quit"]
-        if self.screen == "rooms":
-            return ["↑↓ choose", "Enter sit", "w watch", "n new room", "r refresh", "Esc hosts", "q quit"]
-        if self.screen == "form":
-            return ["↑↓ field", "←→ change", "type text", "Enter create", "Esc back"]
-        if self.screen == "connecting":
-            return ["Esc back", "q quit"] if self.kind == "join" else ["q quit"]
-        return ["q quit"]
+        """The keys that do something now, most useful first (the key map's
+        `bar` words of the screen's mode: a layer's box writes its own)."""
+        return keymap.bar(self, self.screen_mode())
 
     def keys_line(self, width: int = 80) -> str:
         """`keys()` in one line of at most `width` characters: the least useful
-        keys (listed last, before `? help` and `q quit`) give way first."""
-        keys = self.keys()
-        tail = [k for k in keys[-2:] if k in ("? help", "q quit")]
-        head = keys[: len(keys) - len(tail)]
+        keys (listed last, before the keys of every screen: `? help`, `q quit`)
+        give way first."""
+        entries = keymap.shown(self, self.screen_mode())
+        cut = len(entries)
+        while cut and keymap.everywhere(entries[cut - 1][0]):
+            cut -= 1
+        head = [text for _k, text in entries[:cut]]
+        tail = [text for _k, text in entries[cut:]]
         while head and len(" · ".join(head + tail)) > width:
             head.pop()
         line = " · ".join(head + tail)

@@ -9,6 +9,13 @@ Cards are always written in words with their palette's shape (`red ● 5`,
 ``color=True`` the color words are also painted with ANSI colors. Only what the
 view holds is ever shown: the view is already redacted by the engine, and this
 module adds nothing to it.
+
+Which words a game gets comes from its declaration (`lanmatch.rules`): the
+game's `pieces` picks a `Pieces` (`pieces_of(game)`: Color Match's cards,
+dominoes' tiles, or the plain rendering for a game the console does not
+know: its hand and its legal actions listed with their labels), and a
+table's `palette` names its colors (`palette_of(table)`). Nothing here tests
+a game or a table by its name (docs/console.md "A new game or table").
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import math
 import re
 from typing import Any
 
-from lanmatch.rules import title_of
+from lanmatch.rules import GAMES, game_title, title_of
 from lanmatch.rules.cards import PALETTES, describe
 
 # color word (lower case) -> ANSI SGR parameters
@@ -69,6 +76,25 @@ def tile_words(code: str) -> str:
     return f"[{a}|{b}]"
 
 
+def default_game() -> str:
+    """The game of a message that names none: the first one registered."""
+    return next(iter(GAMES))
+
+
+def palette_of(table: str | None) -> str | None:
+    """The key of `cards.PALETTES` the table named `table` writes its cards
+    with: its declaration's `palette` (read from the registry now, so a table
+    registered later has one); a palette's own key names itself; else None
+    (the cards' default words)."""
+    if table is None:
+        return None
+    for g in GAMES.values():
+        spec = g.tables.get(table)
+        if spec is not None:
+            return getattr(spec, "palette", None)
+    return table if table in PALETTES else None
+
+
 class Words:
     """How one table speaks: its palette, the seats' names, color or not."""
 
@@ -79,8 +105,9 @@ class Words:
         seat: int,
         color: bool = False,
     ):
-        self.table = table or "classic"
-        self.pal = PALETTES.get(self.table, PALETTES["classic"])
+        self.table = table
+        self.palette = palette_of(table)
+        self.pal = PALETTES.get(self.palette or "", {"colors": {}, "symbols": {}})
         self.names = names
         self.seat = seat
         self.color = color
@@ -98,7 +125,12 @@ class Words:
         colors = self.pal["colors"]
         if letter in colors:
             return colors[letter]
-        return PALETTES["classic"]["colors"].get(letter, (letter, "?"))
+        # a letter this palette does not write: the first palette that does
+        return next((p["colors"][letter] for p in PALETTES.values() if letter in p["colors"]), (letter, "?"))
+
+    def color_word(self, letter: str) -> str:
+        """A color letter's word in this palette: `blue`, `Rose`."""
+        return self._color_entry(letter)[0]
 
     def color_name(self, letter: str | None) -> str:
         """A color letter in words with its shape: `blue ■`."""
@@ -109,7 +141,7 @@ class Words:
 
     def card(self, code: str) -> str:
         """A card in words with its shape: `red ● 5`, `Wild`."""
-        text = describe(code, self.table)
+        text = describe(code, self.palette)
         if code[0] == "W":
             return self.bold(text)
         return self.paint(text, self._color_entry(code[0])[0])
@@ -180,19 +212,14 @@ def columns(entries: list[str], width: int, indent: str = "  ") -> list[str]:
 
 
 def action_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> str:
-    """One legal action in words, e.g. `play Wild, name blue ■` or `catch Bot 2`."""
+    """One legal action in words, e.g. `play Wild, name blue ■` or `catch Bot 2`
+    (in the words of the view's game: `pieces_of(view["game"])`)."""
+    return pieces_of(view.get("game")).label(action, view, words)
+
+
+def _card_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> str:
     t = action.get("type")
     phase = view.get("phase")
-    if t == "play" and "tile" in action:
-        tile = tile_words(action["tile"])
-        ends = view.get("ends")
-        if not ends:
-            return f"play {tile} to open the line"
-        if ends[0] == ends[1]:
-            return f"play {tile} on the {ends[0]}"
-        end = action.get("end", "left")
-        pip = ends[0] if end == "left" else ends[1]
-        return f"play {tile} on the {end} end ({pip})"
     if t == "play":
         text = "play " + words.card(action["card"])
         if "color" in action:
@@ -203,14 +230,10 @@ def action_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> 
             text += " (the card you drew)"
         return text
     if t == "draw":
-        if view.get("game") == "dominoes":
-            return "draw from the boneyard"
         if phase == "pile" and view.get("pending"):
             return f"draw the {plural(view['pending'], 'penalty card')}"
         return "draw a card"
     if t == "pass":
-        if view.get("game") == "dominoes":
-            return "pass (the boneyard is empty)"
         if phase == "drawn":
             return "pass (keep the card you drew)"
         return "pass (nothing left to draw)"
@@ -227,6 +250,35 @@ def action_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> 
     if t == "color":
         return "name " + words.color_name(action.get("color"))
     return str(t)
+
+
+def _tile_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> str:
+    t = action.get("type")
+    if t == "play":
+        tile = tile_words(action["tile"])
+        ends = view.get("ends")
+        if not ends:
+            return f"play {tile} to open the line"
+        if ends[0] == ends[1]:
+            return f"play {tile} on the {ends[0]}"
+        end = action.get("end", "left")
+        pip = ends[0] if end == "left" else ends[1]
+        return f"play {tile} on the {end} end ({pip})"
+    if t == "draw":
+        return "draw from the boneyard"
+    if t == "pass":
+        return "pass (the boneyard is empty)"
+    return str(t)
+
+
+def _plain_value(key: str, value: Any, words: Words) -> str:
+    return words.name(value) if key == "seat" else str(value)
+
+
+def _plain_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> str:
+    """An action of a game the console does not know: its type and its values (`take 2`)."""
+    rest = [_plain_value(k, v, words) for k, v in action.items() if k != "type"]
+    return " ".join([str(action.get("type")), *rest])
 
 
 def decline_index(legal: list[dict[str, Any]]) -> int | None:
@@ -363,34 +415,41 @@ def describe_events(
     names: list[str],
     seat: int = 0,
     color: bool = False,
-    game: str = "colormatch",
+    game: str | None = None,
 ) -> list[str]:
-    """Public events in words, one line each, oldest first.
+    """Public events in words, one line each, oldest first, in the words of
+    `game` (default: the first game registered).
 
     Cards drawn as a penalty are told once, with the reason ("Bot 1 takes 2
     penalty cards"), not as a bare draw; a run of Dominoes draws by one seat
     is folded into one line.
     """
-    w = Words(palette_table, names, seat, color)
+    return pieces_of(game).events(events, Words(palette_table, names, seat, color))
+
+
+def _tile_events(events: list[dict[str, Any]], w: Words) -> list[str]:
     out: list[str] = []
-    if game == "dominoes":
-        folded: list[dict[str, Any]] = []
-        for e in events:
-            prev = folded[-1] if folded else None
-            if e.get("type") == "draw" and prev and prev["type"] in ("draw", "draws") and prev.get("seat") == e.get("seat"):
-                folded[-1] = {
-                    "type": "draws",
-                    "seat": e.get("seat"),
-                    "count": prev.get("count", 1) + 1,
-                    "boneyard": e.get("boneyard"),
-                }
-            else:
-                folded.append(e)
-        for i, e in enumerate(folded):
-            line = _domino_event_line(e, w, opens=i > 0 and folded[i - 1].get("type") == "deal")
-            if line:
-                out.append(line)
-        return out
+    folded: list[dict[str, Any]] = []
+    for e in events:
+        prev = folded[-1] if folded else None
+        if e.get("type") == "draw" and prev and prev["type"] in ("draw", "draws") and prev.get("seat") == e.get("seat"):
+            folded[-1] = {
+                "type": "draws",
+                "seat": e.get("seat"),
+                "count": prev.get("count", 1) + 1,
+                "boneyard": e.get("boneyard"),
+            }
+        else:
+            folded.append(e)
+    for i, e in enumerate(folded):
+        line = _domino_event_line(e, w, opens=i > 0 and folded[i - 1].get("type") == "deal")
+        if line:
+            out.append(line)
+    return out
+
+
+def _card_events(events: list[dict[str, Any]], w: Words) -> list[str]:
+    out: list[str] = []
     i = 0
     while i < len(events):
         e = events[i]
@@ -409,6 +468,16 @@ def describe_events(
         if line:
             out.append(line)
         i += 1
+    return out
+
+
+def _plain_events(events: list[dict[str, Any]], w: Words) -> list[str]:
+    """Events of a game the console does not know: who, what, and the rest (`Bot 1: round won (round 2)`)."""
+    out = []
+    for e in events:
+        rest = [f"{k} {_plain_value(k, v, w)}" for k, v in e.items() if k not in ("type", "seat", "n")]
+        who = f"{w.name(e['seat'])}: " if e.get("seat") is not None else ""
+        out.append(f"{who}{str(e.get('type')).replace('_', ' ')}" + (f" ({', '.join(rest)})" if rest else ""))
     return out
 
 
@@ -497,7 +566,7 @@ def table_lines(view: dict[str, Any], w: Words) -> list[str]:
         )
     fuse = view.get("fuse")
     if fuse is not None:
-        if view.get("table") == "daynight" or "face" in view:
+        if "face" in view:  # a two-faced table: its fuse is the Midnight Clock
             lines.append(f"Midnight Clock: the table turns over in {plural(fuse, 'hand-off')}")
         else:
             lines.append(
@@ -531,25 +600,38 @@ def render_table(
 ) -> str:
     """The table as one seat sees it, in words, ending with its numbered legal actions.
 
-    `view` is the seat's view (Color Match or Dominoes), `legal` its legal
-    actions (numbered from 1 in this order), `palette_table` the table whose
-    palette names the colors (default: the view's table). `names` gives each
-    seat's name (default `You` / `Seat N`), `color` paints colors with ANSI
-    codes, `width` wraps long lines, `recent` is how many events to tell.
-    `watcher`: told to somebody else (a replay): "Ann's hand", not "Your
-    hand", and no moves.
+    `view` is the seat's view (of any game: its `game` picks the words),
+    `legal` its legal actions (numbered from 1 in this order),
+    `palette_table` the table whose palette names the colors (default: the
+    view's table). `names` gives each seat's name (default `You` / `Seat
+    N`), `color` paints colors with ANSI codes, `width` wraps long lines,
+    `recent` is how many events to tell. `watcher`: told to somebody else (a
+    replay): "Ann's hand", not "Your hand", and no moves.
     """
     names = names or default_names(view)
-    if view.get("game") == "dominoes":
-        return _render_dominoes(view, legal, names=names, color=color, width=width, recent=recent, watcher=watcher)
-    table = palette_table or view.get("table") or "classic"
+    pieces = pieces_of(view.get("game"))
+    table = palette_table or view.get("table")
     seat = view.get("seat", 0)
     w = Words(table, names, -1 if watcher else seat, color)
+    return "\n".join(pieces.table_text(view, legal, w, width=width, recent=recent, watcher=watcher))
+
+
+def _told(view: dict[str, Any], w: Words, recent: int) -> list[str]:
+    """The last `recent` events of the view, under "Recent:"."""
+    told = pieces_of(view.get("game")).events((view.get("events") or [])[-4 * recent :], w)
+    if not (told and recent):
+        return []
+    return ["Recent:"] + ["  " + t for t in told[-recent:]]
+
+
+def _card_table_text(view: dict[str, Any], legal: list[dict[str, Any]], w: Words, *, width: int, recent: int,
+                     watcher: bool) -> list[str]:
+    seat = view.get("seat", 0)
     turn = view.get("turn")
     far = {int(k): v for k, v in (view.get("far") or {}).items()}
     match = view.get("mode") in ("match", "daily") and view.get("target")
 
-    title = f"{title_of(view.get('game') or 'colormatch', table)} table"
+    title = f"{title_of(view.get('game') or default_game(), w.table)} table"
     if match:
         title += f" · round {view.get('round', 1)} · first to {view.get('target')}"
     lines = [w.bold(title)]
@@ -560,11 +642,7 @@ def render_table(
             lines += wrap_items("        far side: ", [w.card(c) for c in far[s]], width)
 
     lines += table_lines(view, w)
-
-    told = describe_events((view.get("events") or [])[-4 * recent :], table, names=names, seat=w.seat, color=color)
-    if told and recent:
-        lines.append("Recent:")
-        lines += ["  " + t for t in told[-recent:]]
+    lines += _told(view, w, recent)
 
     shown = view.get("shown")
     if shown:
@@ -575,7 +653,7 @@ def render_table(
     lines += wrap_items(w.bold(f"{_whose(w, seat, 'Your', True)} hand ({plural(len(hand), 'card')}): "),
                         [w.card(c) for c in hand], width)
     if watcher:
-        return "\n".join(lines)
+        return lines
 
     if turn == seat and legal:
         phase = view.get("phase")
@@ -589,7 +667,7 @@ def render_table(
         elif phase == "pile":
             lines.append("A penalty pile waits on you: answer it with a matching card, or draw it.")
     lines += _actions_block(view, legal, w, width)
-    return "\n".join(lines)
+    return lines
 
 
 def domino_lines(view: dict[str, Any], w: Words, width: int) -> list[str]:
@@ -612,27 +690,15 @@ def domino_lines(view: dict[str, Any], w: Words, width: int) -> list[str]:
     return lines
 
 
-def _render_dominoes(
-    view: dict[str, Any],
-    legal: list[dict[str, Any]],
-    *,
-    names: list[str],
-    color: bool,
-    width: int,
-    recent: int,
-    watcher: bool = False,
-) -> str:
+def _tile_table_text(view: dict[str, Any], legal: list[dict[str, Any]], w: Words, *, width: int, recent: int,
+                     watcher: bool) -> list[str]:
     seat = view.get("seat", 0)
-    w = Words(None, names, -1 if watcher else seat, color)
     n = len(view.get("counts") or [])
     scores = view.get("scores") or [0] * n
-    lines = [w.bold(f"Dominoes · round {view.get('round', 1)} · first to {view.get('target', 100)} points")]
+    lines = [w.bold(f"{_tile_title(view)} points")]
     lines += _seat_lines(view, w, "tile", lambda s: [f"score {scores[s]}"])
     lines += domino_lines(view, w, width)
-    told = describe_events((view.get("events") or [])[-4 * recent :], names=names, seat=w.seat, color=color, game="dominoes")
-    if told and recent:
-        lines.append("Recent:")
-        lines += ["  " + t for t in told[-recent:]]
+    lines += _told(view, w, recent)
     hand = view.get("hand") or []
     lines += wrap_items(
         w.bold(f"{_whose(w, seat, 'Your', True)} rack ({plural(len(hand), 'tile')}, {plural(view.get('pips', 0), 'pip')}): "),
@@ -642,7 +708,58 @@ def _render_dominoes(
     )
     if not watcher:
         lines += _actions_block(view, legal, w, width)
-    return "\n".join(lines)
+    return lines
+
+
+def _tile_title(view: dict[str, Any]) -> str:
+    """`Dominoes · round 2 · first to 100`: the game's title and the match."""
+    return f"{game_title(view.get('game') or '')} · round {view.get('round', 1)} · first to {view.get('target', 100)}"
+
+
+# view keys the plain rendering does not list as the middle of the table
+_PLAIN_OWN = ("seat", "hand", "counts", "turn", "to_act", "events", "outcome", "game", "table", "step", "players",
+              "scores")
+
+
+def plain_lines(view: dict[str, Any], w: Words) -> list[str]:
+    """The middle of the table of a game the console does not know: whose
+    turn, then each public value of the view (`Pile: 7`, `Stones: 3, 4`)."""
+    lines = []
+    turn = view.get("turn")
+    if turn is not None:
+        lines.append(f"Turn: {w.bold(w.name(turn))}")
+    for key, value in view.items():
+        if key in _PLAIN_OWN or isinstance(value, (bool, dict)) or value is None:
+            continue
+        if isinstance(value, list):
+            if len(value) > 24 or any(isinstance(x, (list, dict)) for x in value):
+                continue
+            value = ", ".join(str(x) for x in value) or "none"
+        lines.append(f"{key.replace('_', ' ').capitalize()}: {value}")
+    return lines
+
+
+def _plain_middle(view: dict[str, Any], w: Words, width: int) -> list[str]:
+    return plain_lines(view, w)
+
+
+def _plain_tags(view: dict[str, Any], w: Words, s: int) -> list[str]:
+    scores = view.get("scores")
+    return [f"score {scores[s]}"] if isinstance(scores, list) and s < len(scores) else []
+
+
+def _plain_table_text(view: dict[str, Any], legal: list[dict[str, Any]], w: Words, *, width: int, recent: int,
+                      watcher: bool) -> list[str]:
+    seat = view.get("seat", 0)
+    lines = [w.bold(f"{title_of(view.get('game') or '', w.table)} table")]
+    lines += _seat_lines(view, w, "piece", lambda s: _plain_tags(view, w, s))
+    lines += plain_lines(view, w)
+    lines += _told(view, w, recent)
+    hand = [str(x) for x in view.get("hand") or []]
+    lines += wrap_items(w.bold(f"{_whose(w, seat, 'Your', True)} hand ({plural(len(hand), 'piece')}): "), hand, width)
+    if not watcher:
+        lines += _actions_block(view, legal, w, width)
+    return lines
 
 
 # ---------------------------------------------------------------- the end
@@ -660,9 +777,8 @@ def render_outcome(
     """The end of a game in words: who won, why, and the points per seat."""
     names = names or default_names(view)
     seat = view.get("seat", 0)
-    domino = view.get("game") == "dominoes"
-    table = palette_table or view.get("table") or "classic"
-    w = Words(None if domino else table, names, seat, color)
+    pieces = pieces_of(view.get("game"))
+    w = Words(palette_table or view.get("table"), names, seat, color)
     winners = outcome.get("winners") or []
     if not winners:
         head = "Nobody won: it is a draw."
@@ -672,21 +788,203 @@ def render_outcome(
         head = f"{w.name(winners[0])} won."
     else:
         head = "Shared win: " + " and ".join(w.name(s) for s in winners) + "."
-    reason = outcome.get("reason")
-    if domino:
-        why = "The last round ended with a domino." if reason == "out" else "The last round was blocked."
-        title = f"Match over (first to {view.get('target', 100)} points). {why}"
-    else:
-        why = "went out" if reason == "out" else "blocked: nobody could move, lowest points won"
-        title = f"Game over ({why})."
-    lines = [w.bold(title), w.bold(head), "Points:"]
+    lines = [w.bold(pieces.over(view, outcome.get("reason"))), w.bold(head), "Points:"]
     points = outcome.get("points") or []
     hands = outcome.get("hands")
     namew = max((len(w.name(s)) for s in range(len(points))), default=4)
     for s, p in enumerate(points):
         line = f"  {w.name(s):<{namew}}  {p:>4}"
         if hands is not None and s < len(hands) and hands[s]:
-            lines += wrap_items(line + "   held: ", [w.card(c) for c in sorted(hands[s], key=card_sort_key)], width)
+            lines += wrap_items(line + "   held: ", [pieces.piece(c, w) for c in pieces.order(hands[s])], width)
         else:
             lines.append(line)
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- each game's pieces
+
+
+class Pieces:
+    """How the console writes one kind of game: this base class is the plain
+    rendering, for a game whose `pieces` the console does not know (its hand
+    and its legal actions listed with their labels, every public value of the
+    view). `CardPieces` and `TilePieces` write Color Match and dominoes."""
+
+    unit = "piece"  # what a seat's count counts
+    hand = "hand"  # what a seat holds
+    compact = False  # a short form for a hand too big for its rows
+    # words of the help page (`keymap.Key.help` says "{play}", "{draw}", ...)
+    words = {"piece": "piece", "play": "play it", "draw": "draw", "pass": "pass"}
+    draws = ""  # what `d` draws, in "d draws …" ("" : nothing said)
+
+    def moves(self, spec: Any) -> frozenset[str]:
+        """The moves (action types and decisions) a table of this game may
+        offer; the help lists the keys of these (`keymap.Key.needs`)."""
+        return frozenset({"play", "draw", "pass"})
+
+    def order(self, codes: list[Any]) -> list[Any]:
+        """A hand in the order people see it."""
+        return list(codes)
+
+    def plays(self, code: Any, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The legal plays of the piece `code`."""
+        return [a for a in legal if a.get("type") == "play" and code in [v for k, v in a.items() if k != "type"]]
+
+    def piece(self, code: Any, w: Words) -> str:
+        """A piece in words."""
+        return str(code)
+
+    def chip(self, code: Any, w: Words, compact: bool) -> str:
+        """A piece in the hand's row (the row adds brackets to a playable one)."""
+        return self.piece(code, w)
+
+    # the words of the table, each a function of this module:
+    label = staticmethod(_plain_label)  # (action, view, words): one legal action
+    events = staticmethod(_plain_events)  # (events, words): one line each
+    middle = staticmethod(_plain_middle)  # (view, words, width): between the seats and the hand
+    tags = staticmethod(_plain_tags)  # (view, words, seat): beside a seat's name
+    table_text = staticmethod(_plain_table_text)  # (view, legal, words, width=, recent=, watcher=): all of it
+
+    def title(self, view: dict[str, Any], table: str | None) -> str:
+        """The title bar's name of the table."""
+        return title_of(view.get("game") or "", table)
+
+    def hand_note(self, view: dict[str, Any]) -> str:
+        """Said after the hand's count (`, 31 pips`)."""
+        return ""
+
+    def play_title(self, what: str) -> str:
+        """The title of the picker for a piece with several plays."""
+        return f"Play {what}"
+
+    def hotkey(self, action: dict[str, Any]) -> str:
+        """A letter that picks `action` in that picker ("" : its number only)."""
+        return ""
+
+    def why_not(self, view: dict[str, Any], legal: list[dict[str, Any]], what: str, key) -> str:
+        """Why the piece `what` cannot be played now; `key(does)` writes the key that does it."""
+        return f"{what} cannot be played now; {key('moves')} lists your moves."
+
+    def over(self, view: dict[str, Any], reason: Any) -> str:
+        """The first line of the outcome."""
+        return "Game over."
+
+
+
+class CardPieces(Pieces):
+    """Color Match: cards in words and shapes of their table's palette."""
+
+    unit = "card"
+    compact = True
+    words = {"piece": "card", "play": "play it", "draw": "draw (or take a penalty pile)", "pass": "pass"}
+    draws = "a card"
+
+    def moves(self, spec: Any) -> frozenset[str]:
+        moves = {"play", "draw", "pass", "color", "drawn", getattr(spec, "decline", "keep")}
+        if getattr(spec, "challenge", None):
+            moves |= {"accept", "challenge"}
+        if getattr(spec, "call", None):
+            moves |= {"call", "catch"}
+        return frozenset(moves)
+
+    def order(self, codes: list[Any]) -> list[Any]:
+        return sorted(codes, key=card_sort_key)
+
+    def plays(self, code: Any, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [a for a in legal if a.get("type") == "play" and a.get("card") == code]
+
+    def piece(self, code: Any, w: Words) -> str:
+        return w.card(code)
+
+    label = staticmethod(_card_label)
+    events = staticmethod(_card_events)
+    middle = staticmethod(lambda view, w, width: table_lines(view, w))
+    tags = staticmethod(seat_tags)
+    table_text = staticmethod(_card_table_text)
+
+    def title(self, view: dict[str, Any], table: str | None) -> str:
+        title = title_of(view.get("game") or default_game(), table)
+        if view.get("mode") in ("match", "daily") and view.get("target"):
+            title += f" · round {view.get('round', 1)} · first to {view.get('target')}"
+        return title
+
+    def why_not(self, view: dict[str, Any], legal: list[dict[str, Any]], what: str, key) -> str:
+        phase = view.get("phase")
+        if phase == "pile":
+            return f"A penalty pile waits on you: {what} cannot answer it. {key('draw')} draws it."
+        w = Words(view.get("table"), [], -1)
+        if phase == "drawn":
+            return f"You drew {w.card(view.get('drawn') or '')}: {key('drawn')} plays it, {key('keep')} keeps it."
+        if phase == "challenge":
+            return f"A +4 waits on you: {key('accept')} accepts it, {key('challenge')} challenges it."
+        if phase == "color":
+            return f"Name the active color first ({key('color')})."
+        top = w.card(view["top"]) if view.get("top") else "the top card"
+        more = "pick a [bracketed] card" if any(a.get("type") == "play" for a in legal) else \
+            f"{key('draw')} draws a card"
+        return f"{what} does not match {top} (color {w.color_name(view.get('color'))}): {more}."
+
+    def over(self, view: dict[str, Any], reason: Any) -> str:
+        why = "went out" if reason == "out" else "blocked: nobody could move, lowest points won"
+        return f"Game over ({why})."
+
+
+
+class TilePieces(Pieces):
+    """Dominoes: tiles as `[6|4]`, on a line with two open ends."""
+
+    unit = "tile"
+    hand = "rack"
+    words = {"piece": "tile", "play": "play it (then l/r: which end)", "draw": "draw from the boneyard",
+             "pass": "pass (the boneyard is empty)"}
+    draws = "from the boneyard"
+
+    def plays(self, code: Any, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [a for a in legal if a.get("type") == "play" and a.get("tile") == code]
+
+    def piece(self, code: Any, w: Words) -> str:
+        return tile_words(code)
+
+    def chip(self, code: Any, w: Words, compact: bool) -> str:
+        return tile_words(code)[1:-1]  # the chip's brackets are the tile's
+
+    label = staticmethod(_tile_label)
+    events = staticmethod(_tile_events)
+    middle = staticmethod(domino_lines)
+    tags = staticmethod(lambda view, w, s: [f"score {(view.get('scores') or [0] * len(view.get('counts') or []))[s]}"])
+    table_text = staticmethod(_tile_table_text)
+
+    def title(self, view: dict[str, Any], table: str | None) -> str:
+        return _tile_title(view)
+
+    def hand_note(self, view: dict[str, Any]) -> str:
+        return f", {plural(view.get('pips', 0), 'pip')}"
+
+    def play_title(self, what: str) -> str:
+        return f"Play {what}: which end?"
+
+    def hotkey(self, action: dict[str, Any]) -> str:
+        return "l" if action.get("end") == "left" else "r"
+
+    def why_not(self, view: dict[str, Any], legal: list[dict[str, Any]], what: str, key) -> str:
+        ends = view.get("ends") or ["?", "?"]
+        hint = f"{key('draw')} draws from the boneyard" if any(a["type"] == "draw" for a in legal) else \
+            f"{key('pass')} passes"
+        return f"{what} fits neither open end ({ends[0]}, {ends[1]}); {hint}."
+
+    def over(self, view: dict[str, Any], reason: Any) -> str:
+        why = "The last round ended with a domino." if reason == "out" else "The last round was blocked."
+        return f"Match over (first to {view.get('target', 100)} points). {why}"
+
+
+
+PIECES: dict[str, Pieces] = {"cards": CardPieces(), "tiles": TilePieces()}
+PLAIN = Pieces()
+
+
+def pieces_of(game: str | None) -> Pieces:
+    """How the console writes `game` (None: the first game registered): its
+    declaration's `pieces` (`Game.pieces`), or the plain rendering for a game
+    not registered here or whose kind of pieces the console does not know."""
+    g = GAMES.get(game or default_game())
+    return PIECES.get(g.pieces or "", PLAIN) if g is not None else PLAIN

@@ -27,18 +27,11 @@ import re
 import textwrap
 from typing import Any
 
+from lanmatch.console import keymap
 from lanmatch.console.model import LEAVING_FEE_PERCENT, Console, RoomForm, coins_words, leaving_fee
-from lanmatch.console.render import (
-    Words,
-    domino_lines,
-    plural,
-    render_outcome,
-    seat_tags,
-    table_lines,
-    tile_words,
-)
-from lanmatch.rules import game_title, title_of
-from lanmatch.rules.cards import PALETTES, describe
+from lanmatch.console.render import Words, palette_of, plural, render_outcome, wrap_items
+from lanmatch.rules import GAMES, game_title, title_of
+from lanmatch.rules.cards import describe
 
 Frag = tuple[str, str]
 Line = list[Frag]
@@ -139,8 +132,8 @@ def _plain(text: str, style: str = "") -> Line:
 
 
 def short_card(code: str, table: str | None) -> str:
-    """A card in few letters, its shape kept: `●5`, `◆Skip`, `+4W`."""
-    words = describe(code, table or "classic")
+    """A card in few letters, its shape kept: `●5`, `◆Skip`, `+4W` (in the palette of `table`)."""
+    words = describe(code, palette_of(table))
     if code[0] == "W":
         return SHORT_SYMBOLS.get(words, words)
     name, shape, sym = words.split(" ", 2)
@@ -151,9 +144,7 @@ def _paint_short(code: str, w: Words) -> str:
     text = short_card(code, w.table)
     if code[0] == "W":
         return w.bold(text)
-    colors = PALETTES.get(w.table, PALETTES["classic"])["colors"]
-    name = (colors.get(code[0]) or PALETTES["classic"]["colors"].get(code[0], ("", "")))[0]
-    return w.paint(text, name)
+    return w.paint(text, w.color_word(code[0]))
 
 
 def _flow(chips: list[Line], width: int, indent: str = " ") -> list[Line]:
@@ -183,6 +174,11 @@ def _title(left: str, right: str, width: int) -> Line:
     return [("class:title", text[:width].ljust(width))]
 
 
+def _everywhere(ui: Console) -> str:
+    """The title bar's keys: those of every screen (`? help · q quit`)."""
+    return " · ".join(k.bar_text(ui) for k in keymap.KEYS if keymap.everywhere(k))
+
+
 def _secs(left: float) -> str:
     return f"{left:.0f} s" if left < 100 else f"{int(left // 60)} min {int(left % 60):02d} s"
 
@@ -199,8 +195,8 @@ def _seat_block(ui: Console, w: Words, now: float, width: int, far_room: bool) -
         timers.setdefault(t["seat"], t)
     auto = set((ui.msg or {}).get("autopilot") or [])
     turn = v.get("turn") if v.get("outcome") is None else None
-    domino = ui.game == "dominoes"
-    unit = "tile" if domino else "card"
+    pieces = ui.pieces()
+    unit = pieces.unit
     far = {int(k): x for k, x in (v.get("far") or {}).items()}
     names = [w.name(s) for s in range(len(counts))]
     namew = min(max((len(x) for x in names), default=4), 22)
@@ -210,7 +206,7 @@ def _seat_block(ui: Console, w: Words, now: float, width: int, far_room: bool) -
         style = "class:turn" if s == turn else ""
         mark = "▶" if s == turn else " "
         line: Line = [(style, f" {mark} {names[s][:namew]:<{namew}} {cnt:>2} {unit if cnt == 1 else unit + 's'}")]
-        tags = [f"score {(v.get('scores') or [0] * len(counts))[s]}"] if domino else seat_tags(v, w, s)
+        tags = pieces.tags(v, w, s)
         info = seats[s] if s < len(seats) else {}
         if info.get("kind") == "person" and not info.get("connected", True):
             tags.append("away")
@@ -241,27 +237,21 @@ def _seat_block(ui: Console, w: Words, now: float, width: int, far_room: bool) -
 
 def _hand_block(ui: Console, w: Words, width: int, budget: int) -> tuple[Line, list[Line]]:
     items = ui.hand()
-    domino = ui.game == "dominoes"
+    pieces = ui.pieces()
     playable = sum(1 for i in items if i.playable)
     if ui.seat is None:
         return _rule("Spectating", width), []
-    what = plural(len(items), "tile" if domino else "card")
-    head = f"Your {'rack' if domino else 'hand'}: {what}"
-    if domino:
-        head += f", {plural((ui.view or {}).get('pips', 0), 'pip')}"
+    head = f"Your {pieces.hand}: {plural(len(items), pieces.unit)}{pieces.hand_note(ui.view or {})}"
     if ui.legal and items:
         head += f", {playable} playable [in brackets]"
     sel = ui.sel if items else -1
 
+    painted = Words(w.table, w.names, w.seat, True)
+
     def chips(compact: bool) -> list[Line]:
         out = []
         for k, item in enumerate(items):
-            if domino:
-                text = tile_words(item.code)[1:-1]  # the chip's brackets are the tile's
-            elif compact:
-                text = _paint_short(item.code, Words(w.table, w.names, w.seat, True))
-            else:
-                text = Words(w.table, w.names, w.seat, True).card(item.code)
+            text = _paint_short(item.code, painted) if compact else pieces.chip(item.code, painted, compact)
             body = f"[{text}]" if item.playable else f" {text} "
             if k == sel:
                 chip = [("class:sel", "▶")] + ansi_fragments(body, "class:sel")
@@ -271,7 +261,7 @@ def _hand_block(ui: Console, w: Words, width: int, budget: int) -> tuple[Line, l
         return out
 
     lines = _flow(chips(False), width)
-    if len(lines) > budget and not domino:
+    if len(lines) > budget and pieces.compact:
         lines = _flow(chips(True), width)
     if len(lines) > budget:  # still too many: the rows around the selection
         row = 0
@@ -303,7 +293,7 @@ def _outcome_block(ui: Console, width: int) -> list[Line]:
         games = room.get("games", 1)
         lines.append(_plain(f" This room after {plural(games, 'game')}: " + " · ".join(parts), "bold"))
     if ui.may_direct():
-        lines.append(_plain(" r deals a rematch (same seats, a new deal).", "bold"))
+        lines.append(_plain(f" {keymap.key_name('rematch')} deals a rematch (same seats, a new deal).", "bold"))
     else:
         lines.append(_plain(" Waiting for the room's creator to deal a rematch…"))
     return [cut(x, width) for x in lines]
@@ -313,24 +303,19 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     v = ui.view or {}
     names = ui.names()
     w = Words(ui.table, names, ui.seat if ui.seat is not None else -1, True)
-    domino = ui.game == "dominoes"
+    pieces = ui.pieces()
     room = ui.room or {}
-    if domino:
-        title = f"Dominoes · round {v.get('round', 1)} · first to {v.get('target', 100)}"
-    else:
-        title = title_of(ui.game, ui.table)
-        if v.get("mode") in ("match", "daily") and v.get("target"):
-            title += f" · round {v.get('round', 1)} · first to {v.get('target')}"
+    title = pieces.title({"game": ui.game, **v}, ui.table)
     if room.get("name"):
         title += f" · {room['name']}"
     if room.get("stake"):
         title += f" · pot {room['pot']:,}" if room.get("pot") else f" · stake {room['stake']:,}"
-    right = ui.status or (f"{coins_words(ui.balance)} · ? help · q quit" if ui.balance is not None else "? help · q quit")
+    right = ui.status or (f"{coins_words(ui.balance)} · {_everywhere(ui)}" if ui.balance is not None else _everywhere(ui))
     top: list[Line] = [_title(title, right, width)]
     if ui.banner:
         top.append(cut(_plain(" " + ui.banner, "class:dim"), width))
     top += _seat_block(ui, w, now, width, far_room=True)
-    middle = domino_lines(v, w, width - 2) if domino else table_lines(v, w)
+    middle = pieces.middle(v, w, width - 2)
     for text in middle:
         style = "class:warn" if text.startswith(("Penalty", "Bomb", "Midnight", "*** ONE")) else ""
         top.append(cut(ansi_fragments(" " + text, style), width))
@@ -376,7 +361,7 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
     table = ""
     clock = room.get("clock")
     head = f"Room {room.get('name', '?')} · {game}{' · ' + table if table else ''}"
-    lines = [_title(head, ui.status or "? help · q quit", width)]
+    lines = [_title(head, ui.status or _everywhere(ui), width)]
     if ui.banner:
         lines.append(cut(_plain(" " + ui.banner, "class:dim"), width))
     lines.append([])
@@ -391,7 +376,7 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
     if room.get("stake"):
         lines.append(_plain(f" A coin room: every seat posts {coins_words(room['stake'])} at each deal; the winner"
                             " takes the pot."))
-    else:
+    elif ui.kind == "join":  # quick play's room is never a coin room: it says nothing of coins
         lines.append(_plain(" A practice room: no coins move.", "class:dim"))
     if ui.kind == "join":
         lines.append(_plain(" " + ui.account_line(), "class:dim"))
@@ -414,7 +399,7 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
     elif ui.watching:
         lines.append(_plain(" You are watching this room."))
     elif ui.may_direct():
-        lines.append(_plain(" Press s to start: the empty seats get bots.", "bold"))
+        lines.append(_plain(f" Press {keymap.key_name('start', 'waiting')} to start: the empty seats get bots.", "bold"))
     else:
         lines.append(_plain(" Waiting for the room's creator to start the game…"))
     return _with_footer(ui, lines, width, height)
@@ -422,7 +407,7 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
 
 def connecting_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
     head = "lanmatch play" if ui.kind == "play" else f"lanmatch join · {ui.host_label or ''}"
-    lines = [_title(head, ui.status or "q quit", width), []]
+    lines = [_title(head, ui.status or keymap.words_of(ui, "quit", "connecting"), width), []]
     if ui.banner:
         lines.append(cut(_plain(" " + ui.banner, "class:dim"), width))
     lines.append(_plain(" Setting the table…" if ui.kind == "play" else " Connecting…"))
@@ -434,7 +419,7 @@ def _yes(flag: Any) -> str:
 
 
 def hosts_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
-    lines = [_title("lanmatch join · hosts on your network", ui.status or "? help · q quit", width), []]
+    lines = [_title("lanmatch join · hosts on your network", ui.status or _everywhere(ui), width), []]
     lines.append(_plain(f"   {'Host':<24}{'Rooms':>6}{'Free seats':>12}  {'Games':<22}Password", "bold"))
     if not ui.hosts:
         lines.append(_plain("   Looking for hosts over mDNS… they appear here as they are found." if ui.browsing
@@ -455,11 +440,11 @@ def rooms_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     where = ui.host_label or "?"
     if ui.host_address:
         where += f" ({ui.host_address[0]}:{ui.host_address[1]})"
-    lines = [_title(f"Rooms at {where}", ui.status or "? help · q quit", width)]
+    lines = [_title(f"Rooms at {where}", ui.status or _everywhere(ui), width)]
     lines.append(cut(_plain(" " + ui.account_line(), "class:dim"), width))
     lines.append(_plain(f"   {'Room':<15}{'Game':<22}{'Free':>5}  {'State':<8}{'Clock':<6}{'Stake':<10}Password", "bold"))
     if not ui.rooms:
-        lines.append(_plain("   No rooms yet: create one (n).", "class:dim"))
+        lines.append(_plain(f"   No rooms yet: create one ({keymap.key_name('new_room', 'rooms')}).", "class:dim"))
     for k, r in enumerate(ui.rooms):
         sel = k == ui.room_sel
         game = title_of(r.get("game", ""), r.get("table"))
@@ -481,7 +466,7 @@ FORM_LABELS = {"name": "Name", "game": "Game", "table": "Table", "seats": "Seats
 
 def form_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
     f = ui.form
-    lines = [_title(f"A new room at {ui.host_label or '?'}", ui.status or "Esc back", width)]
+    lines = [_title(f"A new room at {ui.host_label or '?'}", ui.status or keymap.words_of(ui, "form_back", "form"), width)]
     lines.append(cut(_plain(" " + ui.account_line(), "class:dim"), width))
     cur = f.current()
     for row in f.rows():
@@ -512,54 +497,56 @@ def _with_footer(ui: Console, lines: list[Line], width: int, height: int) -> lis
 # ------------------------------------------------------------------ overlays
 
 
-def help_lines(ui: Console) -> list[str]:
-    """The help overlay: keys, then the table's rules in brief."""
-    from lanmatch.console.quick import HELP, TABLE_HELP
+LOBBY_NAMES = {"hosts": "Hosts", "address": "An address", "rooms": "Rooms at a host", "form": "The new-room form",
+               "waiting": "The waiting room"}
 
+
+def help_lines(ui: Console) -> list[str]:
+    """The help overlay: the keys (the key map's words), then the rules in
+    brief (the game's `brief` and its table's)."""
+    close = keymap.bar(ui, "help")[0]
+    closing = close[:1].upper() + close[1:] + "."
     if ui.screen in ("hosts", "rooms", "form", "connecting"):
-        return [
+        out = [
             "The lobby",
             "",
             "Hosts on your network appear as they are found (mDNS); each is",
-            "checked over TCP before it is listed. Enter opens a host; Tab types",
-            "an address (HOST:PORT) instead.",
-            "At a host: Enter takes a seat in the room, w watches it, n opens",
-            "the form for a new room (game, table, options, seats, clock,",
-            "mode, stake, bots, password), r refreshes, Esc goes back to the hosts.",
-            "A coin room (stake) needs your profile: every seat posts the stake",
-            "at each deal, the winner takes the pot. Sitting down asks first;",
-            "leaving a running coin game forfeits the stake plus a 10% fee.",
-            "The room's creator starts the game with s: bots fill empty seats.",
+            "checked over TCP before it is listed; an address (HOST:PORT) works too.",
             "",
-            "Any key closes this help.",
         ]
-    game = ui.game
-    keys = [
-        "Keys",
-        "←/→ or a number  choose a card      Enter  play it",
-        "d  draw (or take a penalty pile)    Tab    every move you have",
-        "p  PLAY the card you drew           k      KEEP it",
-        "s  pass                             n      name a color",
-        "c  call your last card              x      catch a rival",
-        "a  accept a +4                      !      challenge a +4",
-        "r  rematch when the game is over    q      leave the table",
-    ]
-    if game == "dominoes":
-        keys = [
-            "Keys",
-            "←/→ or a number  choose a tile      Enter  play it (then l/r: which end)",
-            "d  draw from the boneyard           s      pass (the boneyard is empty)",
-            "Tab  every move you have            r      rematch at the end",
-            "q  leave the table",
+        for mode in keymap.LOBBY:
+            out += wrap_items(f"{LOBBY_NAMES[mode] + ':':<19}", keymap.mode_words(ui, mode), 68)
+        out += wrap_items(f"{'Everywhere:':<19}", [t for k, t in keymap.shown(ui, "hosts") if keymap.everywhere(k)], 68)
+        out += [
+            "",
+            "The form sets the game, table, options, seats, clock, mode, stake,",
+            "bots and password. A coin room (stake) needs your profile: every seat",
+            "posts the stake at each deal, the winner takes the pot. Sitting down",
+            "asks first; leaving a running coin game forfeits the stake plus a",
+            "10% fee. The room's creator starts the game: bots fill empty seats.",
+            "",
+            closing,
         ]
-    rules = list(HELP["dominoes" if game == "dominoes" else "colormatch"])
-    if game != "dominoes" and ui.table in TABLE_HELP:
-        rules.append(TABLE_HELP[ui.table])
-    page = "dominoes" if game == "dominoes" else ui.table
+        return out
+    g = GAMES.get(ui.game)
+    spec = ui.table_spec()
+    pieces = ui.pieces()
+    entries = keymap.help_entries(ui, pieces.moves(spec), pieces.words)
+    keys = ["Keys"] + ["{}  {}".format(*e) for e in entries if len(e[0]) > 6]  # long ones alone, first
+    short = [e for e in entries if len(e[0]) <= 6]
+    for k in range(0, len(short), 2):
+        left = "{}  {}".format(*short[k])
+        if k + 1 < len(short):
+            left = left.ljust(35) + " " + "{:<6} {}".format(*short[k + 1])
+        keys.append(left)
+    rules = list(g.brief if g is not None else ())
+    if getattr(spec, "brief", ""):
+        rules.append(spec.brief)
     out = [*keys, "", "The rules in brief"]
     for text in rules:
         out += textwrap.wrap(text, 68)
-    out += [f"Every rule of this table: docs/rules/{page}.md", "", "Any key closes this help."]
+    page = getattr(spec, "name", None) or ui.game
+    out += [f"Every rule of this table: docs/rules/{page}.md", "", closing]
     return out
 
 
@@ -590,16 +577,21 @@ def _compose(base: list[Line], box: list[Line], width: int, height: int) -> list
     return out
 
 
+def _keys_of(ui: Console) -> Line:
+    """The last line of a layer's box: the keys of the layer on top (the key map)."""
+    return _plain(" " + " · ".join(keymap.bar(ui)), "class:dim")
+
+
 def overlay_box(ui: Console, width: int, height: int = 24) -> list[Line] | None:
     if ui.prompt is not None:
         p = ui.prompt
         shown = ("•" * len(p.value) if p.secret else p.value) + "█"
-        return _box(p.title, [_plain(" " + shown + " " * 24), _plain(" Enter confirm · Esc cancel", "class:dim")], width)
+        return _box(p.title, [_plain(" " + shown + " " * 24), _keys_of(ui)], width)
     if ui.overlay == "help":
         lines = help_lines(ui)
         room = max(3, height - 3)  # the box's borders and the title bar
         if len(lines) > room:  # a short terminal: the keys first, the rules as far as they go
-            lines = [*lines[: room - 2], "… more in docs/rules/ · any key closes this help", ""][:room]
+            lines = [*lines[: room - 2], f"… more in docs/rules/ · {keymap.bar(ui, 'help')[0]}", ""][:room]
         return _box("Help", [_plain(" " + x) for x in lines], width)
     if ui.overlay == "confirm_stake" and ui.pending is not None:
         room = ui.pending["room"]
@@ -610,7 +602,7 @@ def overlay_box(ui: Console, width: int, height: int = 24) -> list[Line] | None:
                 _plain(f" Leaving a running game forfeits the stake plus a {LEAVING_FEE_PERCENT}% fee.")]
         if ui.balance is not None:
             body.append(_plain(f" You hold {coins_words(ui.balance)}."))
-        body.append(_plain(f" Enter {verb.lower()} · Esc back", "class:dim"))
+        body.append(_keys_of(ui))
         return _box("A coin room", body, width)
     if ui.overlay == "confirm_leave" and ui.coin_game():
         stake = (ui.room or {}).get("stake") or 0
@@ -619,17 +611,16 @@ def overlay_box(ui: Console, width: int, height: int = 24) -> list[Line] | None:
             _plain(f" Your stake of {coins_words(stake)} is forfeit, plus a fee of {coins_words(fee)}"
                    f" ({LEAVING_FEE_PERCENT}%)."),
             _plain(" A bot plays your seat from now on."),
-            _plain(" L again (or y) leaves · any other key stays", "class:dim")], width)
+            _keys_of(ui)], width)
     if ui.overlay == "confirm_leave":
-        return _box("Leave the room?", [_plain(" Give your seat up? A bot plays it from now on."),
-                                        _plain(" L again (or y) leaves · any other key stays", "class:dim")], width)
+        return _box("Leave the room?", [_plain(" Give your seat up? A bot plays it from now on."), _keys_of(ui)], width)
     if ui.overlay == "confirm_quit":
         what = (" Leave the table? The game ends with you." if ui.kind == "play" else
                 " Leave? Your seat stays yours: the clock plays it until you come back.")
         body = [_plain(what)]
         if ui.coin_game():
             body.append(_plain(" Your stake stays in the game: no fee, the clock plays for you."))
-        return _box("Leave?", [*body, _plain(" y leave · any other key stays", "class:dim")], width)
+        return _box("Leave?", [*body, _keys_of(ui)], width)
     if ui.picker is not None:
         pk = ui.picker
         body = []
@@ -638,7 +629,7 @@ def overlay_box(ui: Console, width: int, height: int = 24) -> list[Line] | None:
             hint = (f"{k + 1}" + (f"/{hot}" if hot else "")) if pk.numbered else hot
             body.append([("class:sel" if sel else "", f" {'▶' if sel else ' '} {hint:<4}")]
                         + ansi_fragments(label, "class:sel" if sel else ""))
-        body.append(_plain(" ↑↓ choose · Enter or its key picks · Esc cancel", "class:dim"))
+        body.append(_keys_of(ui))
         return _box(pk.title, body, width)
     return None
 

@@ -63,7 +63,11 @@ class Game:
     factory `(level, table, seat, seed) -> Bot` (the bots package imports it
     when a bot is first made); `None` gives the generic bots of
     `lanmatch.bots.generic`. `named_tables` is False for a game with a single
-    table that the wire and the room leave unnamed (`table: null`).
+    table that the wire and the room leave unnamed (`table: null`). `pieces`
+    names how the console draws the game ("cards": Color Match's cards in
+    their table's palette; "tiles": dominoes); `None` or a kind the console
+    does not know gets its plain rendering (the hand and the legal actions
+    listed with their labels).
     """
 
     name: str
@@ -76,6 +80,7 @@ class Game:
     bots: str | None = None
     named_tables: bool = True
     brief: tuple[str, ...] = field(default=())  # the game's rules in a few sentences (the console's help)
+    pieces: str | None = None  # how the console draws it: "cards", "tiles" (None: plainly)
 
     @property
     def default_table(self) -> str:
@@ -211,6 +216,7 @@ register(Game(
         "Match the top card by color (the word and the shape) or by symbol, or play a Wild.",
         "The first to shed every card wins the round.",
     ),
+    pieces="cards",
 ))
 
 register(Game(
@@ -227,4 +233,5 @@ register(Game(
         "Empty your rack to win the round and score the pips left in the other racks; first to 100 wins.",
     ),
     named_tables=False,
+    pieces="tiles",
 ))
