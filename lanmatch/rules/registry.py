@@ -76,6 +76,7 @@ class Game:
     bots: str | None = None
     named_tables: bool = True
     brief: tuple[str, ...] = field(default=())  # the game's rules in a few sentences (the console's help)
+    default_mode: str = "single"  # what a game counts as without a `mode` option: "match" if always to a target
 
     @property
     def default_table(self) -> str:
@@ -227,4 +228,5 @@ register(Game(
         "Empty your rack to win the round and score the pips left in the other racks; first to 100 wins.",
     ),
     named_tables=False,
+    default_mode="match",  # every game is a match to 100 points
 ))
