@@ -167,7 +167,7 @@ class MatchSummary:
     id: int
     room: str
     game: str
-    table: str  # the table, or "dominoes"
+    table: str  # the table, or the game's name where its only table is unnamed ("dominoes")
     mode: str
     kind: str
     stake: int
@@ -565,7 +565,7 @@ class Store:
         granted by the bank in the same transaction), recognised on return.
 
         `key` is the secret the player's machine keeps in its profile file
-        (`profile_file.py`); the store keeps only its hash. Names are unique
+        (`lanmatch/net/profile.py`); the store keeps only its hash. Names are unique
         without regard to case.
 
         Raises:

@@ -224,25 +224,22 @@ LEFT JOIN accounts own ON own.id = CASE WHEN s.kind = 'player' AND s.profile_id 
 """
 
 # Version 3: `matches` as version 1 made it, but for the two CHECKs on the game and the seats.
-_V3_MATCHES = """CREATE TABLE new_matches (
-        id INTEGER PRIMARY KEY,
-        room TEXT NOT NULL DEFAULT '',
-        game TEXT NOT NULL,
-        tbl TEXT,
-        players INTEGER NOT NULL CHECK (players >= 1),
-        options TEXT NOT NULL DEFAULT '{}',
-        seed TEXT NOT NULL,
-        first_seat INTEGER,
-        kind TEXT NOT NULL CHECK (kind IN ('practice', 'coins')),
-        stake INTEGER NOT NULL DEFAULT 0 CHECK (stake >= 0),
-        settings TEXT NOT NULL DEFAULT '{}',
-        status TEXT NOT NULL DEFAULT 'live' CHECK (status IN ('live', 'finished', 'abandoned')),
-        started REAL NOT NULL,
-        ended REAL,
-        outcome TEXT,
-        CHECK ((kind = 'coins') = (stake > 0)),
-        CHECK ((status = 'live') = (ended IS NULL))
-    )"""
+_V3_CHANGES = (
+    ("CREATE TABLE matches (", "CREATE TABLE new_matches ("),
+    (" CHECK (game IN ('colormatch', 'dominoes'))", ""),
+    ("CHECK (players BETWEEN 2 AND 6)", "CHECK (players >= 1)"),
+)
+
+
+def _edited(sql: str, changes: tuple[tuple[str, str], ...]) -> str:
+    for old, new in changes:
+        if sql.count(old) != 1:
+            raise ValueError(f"{old!r} is not once in {sql[:40]!r}...")
+        sql = sql.replace(old, new)
+    return sql
+
+
+_V3_MATCHES = _edited(_V1[1], _V3_CHANGES)
 _V3_COLUMNS = "id, room, game, tbl, players, options, seed, first_seat, kind, stake, settings, status, started, ended, outcome"
 
 
