@@ -452,10 +452,14 @@ class Store:
         """The store's boundary: sqlite's errors leave as `StoreFailed` (errors.py)."""
         try:
             yield
-        except StoreFailed:
-            raise
         except sqlite3.Error as e:
-            raise store_failed(e, self.path) from e
+            raise self._failed(e) from e
+
+    def _failed(self, e: BaseException) -> BaseException:
+        """What leaves the store for `e`: sqlite's errors as `StoreFailed`, the rest as they are."""
+        if isinstance(e, sqlite3.Error) and not isinstance(e, StoreFailed):
+            return store_failed(e, self.path)
+        return e
 
     def _rollback(self) -> None:
         """End a failed transaction (a connection too broken to say leaves nothing to end)."""
@@ -463,28 +467,38 @@ class Store:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
 
+    # _write and _read wrap sqlite's errors themselves, not through _failures:
+    # they run for every action the host records, and one generator less is
+    # about 10 µs less here.
+
     @contextlib.contextmanager
     def _write(self, money: bool) -> Iterator[sqlite3.Connection]:
-        with self._mutex, self._failures():
+        with self._mutex:
             try:
                 self._set_sync(money)
                 self.conn.execute("BEGIN IMMEDIATE")  # may fail after opening the transaction
                 yield self.conn
                 self.conn.execute("COMMIT")
-            except BaseException:
+            except BaseException as e:
                 self._rollback()
-                raise
+                failed = self._failed(e)
+                if failed is e:
+                    raise
+                raise failed from e
 
     @contextlib.contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
-        with self._mutex, self._failures():
+        with self._mutex:
             try:
                 self.conn.execute("BEGIN")
                 yield self.conn
-            except BaseException:
+                self.conn.execute("COMMIT")
+            except BaseException as e:
                 self._rollback()
-                raise
-            self.conn.execute("COMMIT")
+                failed = self._failed(e)
+                if failed is e:
+                    raise
+                raise failed from e
 
     # -------------------------------------------------------------- accounts
 
