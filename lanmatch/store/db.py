@@ -452,14 +452,15 @@ class Store:
         """The store's boundary: sqlite's errors leave as `StoreFailed` (errors.py)."""
         try:
             yield
-        except sqlite3.Error as e:
-            raise self._failed(e) from e
+        except BaseException as e:
+            self._reraise(e)
+            raise
 
-    def _failed(self, e: BaseException) -> BaseException:
-        """What leaves the store for `e`: sqlite's errors as `StoreFailed`, the rest as they are."""
+    def _reraise(self, e: BaseException) -> None:
+        """Raise `StoreFailed` (from `e`) when `e` is sqlite's own error; else return,
+        and the caller raises `e` again as it is."""
         if isinstance(e, sqlite3.Error) and not isinstance(e, StoreFailed):
-            return store_failed(e, self.path)
-        return e
+            raise store_failed(e, self.path) from e
 
     def _rollback(self) -> None:
         """End a failed transaction (a connection too broken to say leaves nothing to end)."""
@@ -469,7 +470,7 @@ class Store:
 
     # _write and _read wrap sqlite's errors themselves, not through _failures:
     # they run for every action the host records, and one generator less is
-    # about 10 µs less here.
+    # a few µs less each time.
 
     @contextlib.contextmanager
     def _write(self, money: bool) -> Iterator[sqlite3.Connection]:
@@ -481,10 +482,8 @@ class Store:
                 self.conn.execute("COMMIT")
             except BaseException as e:
                 self._rollback()
-                failed = self._failed(e)
-                if failed is e:
-                    raise
-                raise failed from e
+                self._reraise(e)
+                raise
 
     @contextlib.contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
@@ -495,10 +494,8 @@ class Store:
                 self.conn.execute("COMMIT")
             except BaseException as e:
                 self._rollback()
-                failed = self._failed(e)
-                if failed is e:
-                    raise
-                raise failed from e
+                self._reraise(e)
+                raise
 
     # -------------------------------------------------------------- accounts
 
