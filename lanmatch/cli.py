@@ -263,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_store_commands(sub) -> None:
     """`lanmatch stats` and `lanmatch history`: what a host's store holds
-    (the text is made in lanmatch/store/report.py)."""
+    (the text is made in lanmatch/report.py)."""
     data_help = "the host's data directory (default: $XDG_DATA_HOME/lanmatch, else ~/.local/share/lanmatch)"
     stats = sub.add_parser(
         "stats",
@@ -470,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_bot(args)
     if args.command in ("stats", "history"):
-        from lanmatch.store.report import main_report
+        from lanmatch.report import main_report
 
         return main_report(args)
     print(

@@ -14,9 +14,9 @@ import pytest
 from _store_play import play_match
 
 from lanmatch.cli import main
+from lanmatch.net.profile import ProfileFileError, ensure_profile, load_profile, profile_path
+from lanmatch.report import format_table, step_through
 from lanmatch.store import SeatSpec, Store
-from lanmatch.store.profile_file import ProfileFileError, ensure_profile, load_profile, profile_path
-from lanmatch.store.report import format_table, step_through
 
 REPO = Path(__file__).resolve().parent.parent
 

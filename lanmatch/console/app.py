@@ -107,8 +107,8 @@ def join_profile(given: str | None) -> tuple[dict[str, str] | None, str, str]:
     Without a profile (`None`) the note says why, in a few words (the console
     then plays practice rooms only).
     """
+    from lanmatch.net.profile import ensure_profile, load_profile
     from lanmatch.store.errors import BadName, StoreError
-    from lanmatch.store.profile_file import ensure_profile, load_profile
 
     name = player_name(given)
     try:

@@ -7,7 +7,7 @@ until it ends. Every host message is checked (`check_host_message`), its
 `seq` followed (a gap sends `resync`, answered by a full `snapshot`), and the
 client's picture updated (`room`, `seat`, `token`, the latest `view`, the
 profile's `balance`) before `on_message(msg)` sees it. A client given a
-`profile` (`{"name", "key"}`, e.g. from `lanmatch.store.profile_file`) brings
+`profile` (`{"name", "key"}`, e.g. from `lanmatch.net.profile`) brings
 it in every `hello`: a host with a store recognises it (coin rooms, stats).
 
 `BotNode` is a `Client` that plays: it lists the rooms, joins one (the named

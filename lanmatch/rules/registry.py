@@ -81,6 +81,7 @@ class Game:
     named_tables: bool = True
     brief: tuple[str, ...] = field(default=())  # the game's rules in a few sentences (the console's help)
     pieces: str | None = None  # how the console draws it: "cards", "tiles" (None: plainly)
+    default_mode: str = "single"  # what a game counts as without a `mode` option: "match" if always to a target
 
     @property
     def default_table(self) -> str:
@@ -234,4 +235,5 @@ register(Game(
     ),
     named_tables=False,
     pieces="tiles",
+    default_mode="match",  # every game is a match to 100 points
 ))

@@ -23,11 +23,18 @@ order, so it can be dealt again and replayed (`replay.py`), which is how a
 restarted host resumes its tables. The rules of who pays whom are in
 `settle.py`; the host's side of it is described in docs/store.md.
 
-Modules: `db` (the `Store`), `schema` (tables, invariants, migrations),
-`settle` (payouts, fees, stats rows; pure), `replay` (deal and replay; pure),
-`records` (the values handed out), `paths` (default directories),
-`profile_file` (the player's own profile file), `report` (the text of
-`lanmatch stats` and `lanmatch history`), `errors`.
+Errors: a caller catches `StoreError` alone. Refusals are its subclasses
+(`WrongKey`, `InsufficientCoins`, ...), and sqlite's own failures (a locked,
+read-only, full or damaged file) leave the store as `StoreFailed`, after the
+transaction was rolled back; bad arguments are `ValueError`.
+
+Modules: `db` (the `Store`), `schema` (tables, invariants, frozen
+migrations; imports nothing of lanmatch), `settle` (payouts, fees, stats
+rows; pure), `replay` (deal and replay; pure), `records` (the values handed
+out), `paths` (default directories), `errors`. The store imports the rules
+(the game registry and the engines) and nothing above it: the text of
+`lanmatch stats` and `lanmatch history` is `lanmatch/report.py`, and the
+player's own profile file is `lanmatch/net/profile.py` (the peer's side).
 """
 
 from __future__ import annotations
@@ -38,12 +45,17 @@ from lanmatch.store.errors import (
     InsufficientCoins,
     LogMismatch,
     MatchClosed,
+    MigrationFailed,
     NoStore,
     NotAStore,
     ReplayError,
     SchemaTooNew,
     StoreBusy,
+    StoreDatabaseError,
     StoreError,
+    StoreFailed,
+    StoreIntegrityError,
+    StoreOperationalError,
     UnknownMatch,
     UnknownProfile,
     WrongKey,
@@ -75,6 +87,7 @@ __all__ = [
     "MatchClosed",
     "MatchRecord",
     "MatchSummary",
+    "MigrationFailed",
     "NoStore",
     "NotAStore",
     "Profile",
@@ -88,7 +101,11 @@ __all__ = [
     "Settlement",
     "Store",
     "StoreBusy",
+    "StoreDatabaseError",
     "StoreError",
+    "StoreFailed",
+    "StoreIntegrityError",
+    "StoreOperationalError",
     "Tally",
     "Transfer",
     "UnknownMatch",

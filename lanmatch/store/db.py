@@ -22,6 +22,15 @@ Time is an argument: every `now` is wall-clock seconds since the epoch
 
 Threads: a `Store` serialises its methods with a lock and may be used from
 worker threads (e.g. `trio.to_thread.run_sync`), one call at a time.
+
+Errors: nothing of sqlite crosses the boundary. Every method turns sqlite's
+errors into `StoreFailed` (a `StoreError`; errors.py) after rolling its
+transaction back, so a caller catches `StoreError` alone (and `ValueError`
+for bad arguments). Only `Store.conn`, used directly, raises sqlite's own.
+
+Games: which games and tables exist is the game registry's
+(`lanmatch.rules`): `begin_match` checks a match against it, so a game or a
+table registered later is stored like the others.
 """
 
 from __future__ import annotations
@@ -38,19 +47,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lanmatch.rules import get_game, new_game
 from lanmatch.store.errors import (
     BadName,
     InsufficientCoins,
     LogMismatch,
     MatchClosed,
+    MigrationFailed,
     NoStore,
     NotAStore,
     SchemaTooNew,
     StoreBusy,
     StoreError,
+    StoreFailed,
     UnknownMatch,
     UnknownProfile,
     WrongKey,
+    store_failed,
 )
 from lanmatch.store.paths import db_path
 from lanmatch.store.records import (
@@ -73,6 +86,7 @@ from lanmatch.store.schema import (
     SCHEMA_VERSION,
     has_tables,
     read_version,
+    upgrade,
 )
 from lanmatch.store.settle import (
     NEW_PROFILE_COINS,
@@ -153,7 +167,7 @@ class MatchSummary:
     id: int
     room: str
     game: str
-    table: str  # the table, or "dominoes"
+    table: str  # the table, or the game's name where its only table is unnamed ("dominoes")
     mode: str
     kind: str
     stake: int
@@ -320,6 +334,8 @@ class Store:
             NotAStore: the file is not a lanmatch store.
             SchemaTooNew: the file was written by a newer lanmatch (untouched).
             StoreBusy: `lock` and another process holds the lock.
+            MigrationFailed: an older file could not be upgraded (it keeps its version).
+            StoreFailed: sqlite failed (a locked, read-only or damaged file, ...).
             StoreError: the file cannot be opened or put in WAL mode.
         """
         path = Path(path)
@@ -347,11 +363,12 @@ class Store:
             raise StoreError(f"Cannot open {path}: {e}.") from None
         store = cls(conn, path, durable=durable, lock_fd=lock_fd)
         try:
-            conn.execute("PRAGMA foreign_keys = ON")
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if mode.lower() != "wal":
-                raise StoreError(f"Cannot put {path} in WAL mode (sqlite answered {mode!r}); is it on a network drive?")
-            store._migrate()
+            with store._failures():
+                conn.execute("PRAGMA foreign_keys = ON")
+                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if mode.lower() != "wal":
+                    raise StoreError(f"Cannot put {path} in WAL mode (sqlite answered {mode!r}); is it on a network drive?")
+                store._migrate()
         except BaseException:
             store.close()
             raise
@@ -363,6 +380,13 @@ class Store:
         return cls.open(db_path(data_dir), **kwargs)
 
     def _migrate(self) -> None:
+        """Run the missing migrations, each in its own transaction (`schema.upgrade`),
+        after a backup of a file that holds data.
+
+        Raises:
+            SchemaTooNew: another lanmatch upgraded the file past ours meanwhile.
+            MigrationFailed: a migration failed (the file keeps its last complete version).
+        """
         backed_up = read_version(self.conn)[1] == 0  # a new file has nothing to back up
         for _ in range(len(MIGRATIONS) + 1):
             _, version = read_version(self.conn)
@@ -370,24 +394,22 @@ class Store:
                 raise SchemaTooNew(str(self.path), version, SCHEMA_VERSION)
             if version == SCHEMA_VERSION:
                 return
+            backup = Path(f"{self.path}.v{version}.bak")
             if version >= 1 and not backed_up:
-                self._backup(version)
+                self._backup(backup)
                 backed_up = True
             self._set_sync(True)
             try:
-                self.conn.execute("BEGIN IMMEDIATE")
-                if read_version(self.conn)[1] == version:  # nobody migrated meanwhile
-                    MIGRATIONS[version](self.conn)
-                    self.conn.execute(f"PRAGMA user_version = {version + 1}")
-                self.conn.execute("COMMIT")
-            except BaseException:
-                if self.conn.in_transaction:
-                    self.conn.execute("ROLLBACK")
-                raise
+                upgrade(self.conn, version)
+            except (sqlite3.Error, ValueError, KeyError, TypeError) as e:
+                kept = f"; a copy from before the upgrade is {backup}" if backup.exists() else ""
+                raise MigrationFailed(
+                    f"Cannot upgrade the store {self.path} from version {version} to {version + 1}: "
+                    f"{type(e).__name__}: {e}. It was left at version {version}{kept}."
+                ) from e
 
-    def _backup(self, version: int) -> None:
+    def _backup(self, target: Path) -> None:
         """A copy of a store about to be upgraded: `FILE.vN.bak` (kept if one exists)."""
-        target = Path(f"{self.path}.v{version}.bak")
         if target.exists():
             return
         dest = sqlite3.connect(target)
@@ -399,7 +421,9 @@ class Store:
 
     @property
     def version(self) -> int:
-        return read_version(self.conn)[1]
+        """Raises: StoreFailed."""
+        with self._mutex, self._failures():
+            return read_version(self.conn)[1]
 
     def close(self) -> None:
         with self._mutex:
@@ -424,16 +448,41 @@ class Store:
             self._sync = want
 
     @contextlib.contextmanager
+    def _failures(self) -> Iterator[None]:
+        """The store's boundary: sqlite's errors leave as `StoreFailed` (errors.py)."""
+        try:
+            yield
+        except BaseException as e:
+            self._reraise(e)
+            raise
+
+    def _reraise(self, e: BaseException) -> None:
+        """Raise `StoreFailed` (from `e`) when `e` is sqlite's own error; else return,
+        and the caller raises `e` again as it is."""
+        if isinstance(e, sqlite3.Error) and not isinstance(e, StoreFailed):
+            raise store_failed(e, self.path) from e
+
+    def _rollback(self) -> None:
+        """End a failed transaction (a connection too broken to say leaves nothing to end)."""
+        with contextlib.suppress(sqlite3.Error):
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+
+    # _write and _read wrap sqlite's errors themselves, not through _failures:
+    # they run for every action the host records, and one generator less is
+    # a few µs less each time.
+
+    @contextlib.contextmanager
     def _write(self, money: bool) -> Iterator[sqlite3.Connection]:
         with self._mutex:
-            self._set_sync(money)
             try:
+                self._set_sync(money)
                 self.conn.execute("BEGIN IMMEDIATE")  # may fail after opening the transaction
                 yield self.conn
                 self.conn.execute("COMMIT")
-            except BaseException:
-                if self.conn.in_transaction:
-                    self.conn.execute("ROLLBACK")
+            except BaseException as e:
+                self._rollback()
+                self._reraise(e)
                 raise
 
     @contextlib.contextmanager
@@ -442,9 +491,11 @@ class Store:
             try:
                 self.conn.execute("BEGIN")
                 yield self.conn
-            finally:
-                if self.conn.in_transaction:
-                    self.conn.execute("COMMIT")
+                self.conn.execute("COMMIT")
+            except BaseException as e:
+                self._rollback()
+                self._reraise(e)
+                raise
 
     # -------------------------------------------------------------- accounts
 
@@ -525,7 +576,7 @@ class Store:
         granted by the bank in the same transaction), recognised on return.
 
         `key` is the secret the player's machine keeps in its profile file
-        (`profile_file.py`); the store keeps only its hash. Names are unique
+        (`lanmatch/net/profile.py`); the store keeps only its hash. Names are unique
         without regard to case.
 
         Raises:
@@ -621,14 +672,7 @@ class Store:
             raise ValueError(f"a {kind} match takes {'a positive' if kind == 'coins' else 'no'} stake, not {stake!r}")
         if type(seed) is not int:
             raise ValueError(f"seed must be an int, not {seed!r}")
-        if game == "colormatch":
-            table = table or "classic"
-        elif game == "dominoes":
-            if table not in (None, "dominoes"):
-                raise ValueError(f"Dominoes has no table {table!r}")
-            table = None
-        else:
-            raise ValueError(f"unknown game {game!r}")
+        table = get_game(game).table_name(table)  # the registry's: None for a game's only, unnamed table
         seats = list(seats)
         profiles = [s.profile_id for s in seats if s.kind == "player"]
         if len(set(profiles)) != len(profiles):
@@ -647,14 +691,8 @@ class Store:
             options_text, settings_text = dumps(options), dumps(settings or {})
         except (TypeError, ValueError) as e:
             raise ValueError(f"options and settings must be JSON: {e}") from None
-        from lanmatch.rules import new_game  # the engine checks players, table and options
-
-        kwargs: dict[str, Any] = {"players": len(seats), "seed": seed, "options": options}
-        if game == "colormatch":
-            kwargs.update(table=table, first_seat=first_seat)
-        elif first_seat is not None:
-            raise ValueError("Dominoes takes no first_seat (the lead rule decides)")
-        new_game(game, **kwargs)
+        # the engine checks players, table, options and first seat, as it will deal them again
+        new_game(game, table=table, players=len(seats), seed=seed, options=options, first_seat=first_seat)
 
         with self._write(money=kind == "coins") as c:
             match_id = c.execute(

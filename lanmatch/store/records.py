@@ -14,6 +14,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from lanmatch.rules import GAMES
 from lanmatch.store.errors import UnknownMatch
 
 SEAT_KINDS = ("player", "guest", "bot")
@@ -101,7 +102,8 @@ class LoggedAction:
 class MatchRecord:
     """A stored match: everything needed to deal it again and replay it.
 
-    `table` is None for Dominoes (as in `Room` and `Referee`). `options` are
+    `table` is None for a game that leaves its only table unnamed (Dominoes;
+    `Game.named_tables`), as in `Room` and `Referee`. `options` are
     the engine's options (a room's `mode` included), `settings` whatever the
     host stored to rebuild its room (opaque to the store). `actions` is empty
     when the record was loaded without them.
@@ -127,15 +129,18 @@ class MatchRecord:
 
     @property
     def label(self) -> str:
-        """`classic`, `cards`, ... or `dominoes`: the table as stats group it."""
-        return self.table or "dominoes"
+        """`classic`, `cards`, ... or, for a game that leaves its only table
+        unnamed (`table` None), the game's name (`dominoes`): the table as
+        stats group it."""
+        return self.table or self.game
 
     @property
     def mode(self) -> str:
-        """The engine's mode: "single", "match" (first to N points) or "daily"."""
-        if self.game == "dominoes":
-            return "match"
-        mode = self.options.get("mode", "single")
+        """The engine's mode: "single", "match" (first to N points) or "daily".
+        Without a `mode` option, the game's `default_mode` (the registry's:
+        Dominoes is always a match; "single" for a game not registered)."""
+        declared = GAMES.get(self.game)
+        mode = self.options.get("mode") or (declared.default_mode if declared is not None else "single")
         if mode == "single" and self.options.get("target"):
             return "match"
         return mode

@@ -22,13 +22,10 @@ def deal(record: MatchRecord) -> Any:
     Raises:
         ReplayError: the engine refuses the stored settings.
     """
-    kwargs: dict[str, Any] = {"players": record.players, "seed": record.seed, "options": dict(record.options)}
-    if record.game == "colormatch":
-        kwargs["table"] = record.table
-        kwargs["first_seat"] = record.first_seat
     try:
-        return new_game(record.game, **kwargs)
-    except ValueError as e:
+        return new_game(record.game, table=record.table, players=record.players, seed=record.seed,
+                        options=dict(record.options), first_seat=record.first_seat)
+    except ValueError as e:  # includes a game or table no longer (or not yet) registered
         raise ReplayError(f"Match {record.id} cannot be dealt again: {e}") from None
 
 

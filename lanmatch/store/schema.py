@@ -1,17 +1,26 @@
-"""The store's schema and its migrations.
+"""The store's schema and its migrations (sqlite only: nothing here reads the store's code).
 
 How this works. The schema version is sqlite's `PRAGMA user_version` and the
 file is marked as lanmatch's with `PRAGMA application_id`. `MIGRATIONS[i]`
-takes a database from version `i` to `i + 1`; `migrate` applies the missing
-ones in order, each in its own transaction together with the version bump,
-so a crash mid-upgrade leaves the last complete version. Migrations only go
-forward and a shipped migration is never edited: a change is a new one
-appended to the list. A file whose version is above `SCHEMA_VERSION` was
-written by a newer lanmatch and is refused untouched (`SchemaTooNew`).
+takes a database from version `i` to `i + 1`; `upgrade` runs one in its own
+transaction together with the version bump, so a crash mid-upgrade leaves
+the last complete version. Migrations only go forward, and a shipped one is
+never edited: a change is a new one appended to the list.
+
+Each migration is frozen: its SQL, and whatever it computes, are written out
+inside it as they were when it shipped. None calls the store's live code (a
+writer in `db.py`, a rule in `settle.py`, the game registry), so a migration
+does the same to an old file whatever the code around it has become. This
+module imports nothing of lanmatch.
 
 Version 1: profiles, accounts, the ledger, matches, their seats and actions.
 Version 2: `results` (one stats row per seat per finished match), filled
-from the matches finished under version 1.
+from the matches finished under version 1 (in SQL: the stats rules of that
+version, frozen).
+Version 3: `matches` rebuilt without `CHECK (game IN (...))` and with
+`players >= 1` for `players BETWEEN 2 AND 6`: which games exist, and how
+many seats each takes, is the game registry's to say (the store checks a
+match against it in code), so a game registered later can be stored.
 
 Invariants held by the schema itself (not only by the code that writes):
 
@@ -33,6 +42,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
 
 APPLICATION_ID = 0x4C4D5443  # "LMTC"
 
@@ -167,25 +177,161 @@ _V2 = [
 ]
 
 
-def _run(statements: list[str]) -> Callable[[sqlite3.Connection], None]:
-    def step(conn: sqlite3.Connection) -> None:
+# Version 2's stats rows for the matches finished before it, as that version
+# counted them (settle.result_rows then): one row per seat; a seat whose
+# player left is `left`; no winners is a `draw`; `bot_level` is the level of
+# the bots among the other seats (`remote` for a bot of unknown level, `none`,
+# or `mixed`); `coins` is the seat's net over the match's ledger rows for that
+# seat, for its player (or the house, for a bot). In version 1 a match was
+# Color Match (always at a named table) or Dominoes (no table; every game a
+# match to a target).
+_V2_RESULTS = """
+WITH f AS (
+    SELECT id, game, tbl, players, options, kind, ended, outcome,
+        CASE WHEN game = 'dominoes' THEN 'match'
+             WHEN COALESCE(json_extract(options, '$.mode'), 'single') = 'single'
+                  AND json_extract(options, '$.target') THEN 'match'
+             ELSE COALESCE(json_extract(options, '$.mode'), 'single') END AS mode
+    FROM matches WHERE status = 'finished'
+)
+INSERT INTO results (match_id, seat, profile_id, game, tbl, mode, kind, result, winners,
+                     opponents, bot_level, points, turns, daily, coins, ended)
+SELECT f.id, s.seat, s.profile_id, f.game, COALESCE(f.tbl, 'dominoes'), f.mode, f.kind,
+    CASE
+        WHEN s.left_at IS NOT NULL THEN 'left'
+        WHEN COALESCE(json_array_length(f.outcome, '$.winners'), 0) = 0 THEN 'draw'
+        WHEN EXISTS (SELECT 1 FROM json_each(f.outcome, '$.winners') w WHERE w.value = s.seat) THEN 'win'
+        ELSE 'loss'
+    END,
+    COALESCE(json_array_length(f.outcome, '$.winners'), 0),
+    f.players - 1,
+    (SELECT CASE count(DISTINCT COALESCE(o.bot_level, 'remote'))
+                WHEN 0 THEN 'none' WHEN 1 THEN min(COALESCE(o.bot_level, 'remote')) ELSE 'mixed' END
+       FROM match_seats o WHERE o.match_id = f.id AND o.kind = 'bot' AND o.seat <> s.seat),
+    CASE WHEN json_type(f.outcome, '$.points[' || s.seat || ']') = 'integer'
+         THEN json_extract(f.outcome, '$.points[' || s.seat || ']') END,
+    CASE WHEN json_type(f.outcome, '$.turns[' || s.seat || ']') = 'integer'
+         THEN json_extract(f.outcome, '$.turns[' || s.seat || ']') END,
+    CASE WHEN f.mode = 'daily' THEN json_extract(f.options, '$.date') END,
+    COALESCE((SELECT sum(CASE WHEN l.dst = own.id THEN l.amount WHEN l.src = own.id THEN -l.amount ELSE 0 END)
+                FROM ledger l WHERE l.match_id = f.id AND l.seat = s.seat), 0),
+    f.ended
+FROM f
+JOIN match_seats s ON s.match_id = f.id
+LEFT JOIN accounts own ON own.id = CASE WHEN s.kind = 'player' AND s.profile_id IS NOT NULL
+                                        THEN (SELECT id FROM accounts WHERE profile_id = s.profile_id)
+                                        ELSE 2 END  -- the house (account 2 since version 1)
+"""
+
+# Version 3: `matches` as version 1 made it, but for the two CHECKs on the game and the seats.
+_V3_CHANGES = (
+    ("CREATE TABLE matches (", "CREATE TABLE new_matches ("),
+    (" CHECK (game IN ('colormatch', 'dominoes'))", ""),
+    ("CHECK (players BETWEEN 2 AND 6)", "CHECK (players >= 1)"),
+)
+
+
+def _edited(sql: str, changes: tuple[tuple[str, str], ...]) -> str:
+    for old, new in changes:
+        if sql.count(old) != 1:
+            raise ValueError(f"{old!r} is not once in {sql[:40]!r}...")
+        sql = sql.replace(old, new)
+    return sql
+
+
+_V3_MATCHES = _edited(_V1[1], _V3_CHANGES)
+_V3_COLUMNS = "id, room, game, tbl, players, options, seed, first_seat, kind, stake, settings, status, started, ended, outcome"
+
+
+def _v3(conn: sqlite3.Connection) -> None:
+    """Rebuild `matches` by sqlite's 12-step procedure (www.sqlite.org/lang_altertable.html,
+    "Making Other Kinds Of Table Schema Changes"). Steps 1-2 and 10-12 (foreign
+    keys off, the transaction, `foreign_key_check`, commit, foreign keys back
+    on) are `upgrade`'s, for every migration with `rebuilds`."""
+    # 3. remember the indexes and triggers of the table (sqlite's own autoindexes have no sql)
+    keep = [sql for (sql,) in conn.execute(
+        "SELECT sql FROM sqlite_master WHERE tbl_name = 'matches' AND type IN ('index', 'trigger')"
+        " AND sql IS NOT NULL ORDER BY type, name"
+    )]
+    conn.execute(_V3_MATCHES)  # 4. the table in its new form
+    conn.execute(f"INSERT INTO new_matches ({_V3_COLUMNS}) SELECT {_V3_COLUMNS} FROM matches")  # 5. every row
+    conn.execute("DROP TABLE matches")  # 6. (with it go its own indexes and triggers)
+    # 7. the new table takes the old name. legacy_alter_table: other tables'
+    # triggers that read `matches` (match_actions_live) are neither checked
+    # against the table that is gone nor rewritten: they name `matches`, which
+    # exists again once the rename is done.
+    conn.execute("PRAGMA legacy_alter_table = ON")
+    try:
+        conn.execute("ALTER TABLE new_matches RENAME TO matches")
+    finally:
+        conn.execute("PRAGMA legacy_alter_table = OFF")
+    for sql in keep:  # 8. its indexes and triggers again (9: no views)
+        conn.execute(sql)
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step up: `run(conn)` takes the file from the version before to the next.
+    `rebuilds`: it remakes a table, so it runs with foreign keys off and ends
+    with a `foreign_key_check` (sqlite's procedure for it)."""
+
+    run: Callable[[sqlite3.Connection], None]
+    rebuilds: bool = False
+
+    def __call__(self, conn: sqlite3.Connection) -> None:
+        self.run(conn)
+
+
+def _statements(*statements: str) -> Callable[[sqlite3.Connection], None]:
+    def run(conn: sqlite3.Connection) -> None:
         for sql in statements:
             conn.execute(sql)
 
-    return step
+    return run
 
 
-def _v2(conn: sqlite3.Connection) -> None:
-    _run(_V2)(conn)
-    # stats rows for the matches finished before the results table existed
-    from lanmatch.store.db import insert_results  # the one writer of results rows
-
-    for (match_id,) in conn.execute("SELECT id FROM matches WHERE status = 'finished' ORDER BY id").fetchall():
-        insert_results(conn, match_id)
-
-
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_run(_V1), _v2]
+MIGRATIONS: list[Migration] = [
+    Migration(_statements(*_V1)),
+    Migration(_statements(*_V2, _V2_RESULTS)),
+    Migration(_v3, rebuilds=True),
+]
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def upgrade(conn: sqlite3.Connection, version: int) -> bool:
+    """Run `MIGRATIONS[version]` on a file at `version`, in one transaction with
+    the version bump. Returns False when the file was no longer at `version`
+    (another process upgraded it meanwhile; nothing done).
+
+    Raises:
+        sqlite3.Error, ValueError: the migration failed (rolled back: the file
+            stays at `version`); ValueError for foreign keys a rebuild broke.
+    """
+    migration = MIGRATIONS[version]
+    foreign_keys = conn.execute("PRAGMA foreign_keys").fetchone()[0]
+    if migration.rebuilds and foreign_keys:
+        conn.execute("PRAGMA foreign_keys = OFF")  # 1. (a no-op inside a transaction: before BEGIN)
+    try:
+        conn.execute("BEGIN IMMEDIATE")  # 2.
+        try:
+            if read_version(conn)[1] != version:
+                conn.execute("ROLLBACK")
+                return False
+            migration(conn)
+            if migration.rebuilds and foreign_keys:
+                broken = conn.execute("PRAGMA foreign_key_check").fetchall()  # 10.
+                if broken:
+                    raise ValueError(f"migration {version + 1} would break foreign keys: {broken[:5]}")
+            conn.execute(f"PRAGMA user_version = {version + 1}")
+            conn.execute("COMMIT")  # 11.
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    finally:
+        if migration.rebuilds and foreign_keys:
+            conn.execute("PRAGMA foreign_keys = ON")  # 12.
+    return True
 
 
 def read_version(conn: sqlite3.Connection) -> tuple[int, int]:
@@ -199,4 +345,4 @@ def has_tables(conn: sqlite3.Connection) -> bool:
     return conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
 
 
-__all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION", "has_tables", "read_version"]
+__all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION", "Migration", "has_tables", "read_version", "upgrade"]

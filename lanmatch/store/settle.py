@@ -100,7 +100,7 @@ class ResultRow:
     seat: int
     profile_id: int | None
     game: str
-    table: str  # the table, or "dominoes"
+    table: str  # the table, or the game's name where its only table is unnamed ("dominoes")
     mode: str  # single | match | daily
     kind: str  # practice | coins
     result: str  # win | loss | draw | left

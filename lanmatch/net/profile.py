@@ -1,8 +1,8 @@
 """The player's side of a profile: a small file that remembers name and key.
 
-    from lanmatch.store.profile_file import ensure_profile
+    from lanmatch.net.profile import ensure_profile
     me = ensure_profile("Ann")      # made on first use, the same ever after
-    me.name, me.key                 # sent to a host when joining a coin room
+    me.name, me.key                 # sent in `hello` (net/client.py's `profile`)
 
 The file is `$XDG_CONFIG_HOME/lanmatch/profile.json` (default
 `~/.config/lanmatch/profile.json`): `{"name": ..., "key": ...}`, mode 0600 in a
@@ -10,6 +10,12 @@ The file is `$XDG_CONFIG_HOME/lanmatch/profile.json` (default
 only its hash and recognises the player by it on return (`Store.profile`).
 The file is written to a temporary file first and renamed into place, so a
 crash never leaves half a file.
+
+This is the peer's side (the console and bot nodes), so it lives in `net/`,
+not in the host's store. It takes two things from the store: the rule for a
+profile's name (`check_name`, so that a name saved here is one every host
+accepts) and `config_dir()`; `ProfileFileError` is a `StoreError`, so one
+`except StoreError` covers a bad name and a bad file.
 """
 
 from __future__ import annotations

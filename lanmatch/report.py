@@ -1,9 +1,10 @@
-"""The text of `lanmatch stats` and `lanmatch history` (and `--replay`).
+"""The text of `lanmatch stats` and `lanmatch history` (and `--replay`): the edge, beside cli.py.
 
 Reads a host's store (never writes to it, beyond migrating an old file) and
 prints plain-text tables. A replay steps through a stored match with every
 seat's view, rendered by the console's pure text functions
-(`lanmatch.console.render`): the match is over, so nothing is hidden.
+(`lanmatch.console.render`): the match is over, so nothing is hidden. This
+module may import the store and the console's words; neither imports it.
 """
 
 from __future__ import annotations
@@ -13,12 +14,25 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, TextIO
 
-from lanmatch.rules import title_of
-from lanmatch.store.db import MatchSummary, Store, Tally
-from lanmatch.store.errors import StoreError
-from lanmatch.store.paths import db_path, default_data_dir
-from lanmatch.store.records import MatchRecord
-from lanmatch.store.replay import ReplayStep, iter_replay
+from lanmatch.console.render import (
+    Words,
+    action_label,
+    describe_events,
+    render_outcome,
+    render_table,
+)
+from lanmatch.rules import get_game, title_of
+from lanmatch.store import (
+    MatchRecord,
+    MatchSummary,
+    ReplayStep,
+    Store,
+    StoreError,
+    Tally,
+    db_path,
+    default_data_dir,
+    iter_replay,
+)
 
 BY_WORDS = {
     "move": "time ran out: the host played it",
@@ -167,18 +181,21 @@ def display_names(record: MatchRecord) -> list[str]:
     return [f"{n} #{i}" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
+def palette_table(record: MatchRecord) -> str | None:
+    """The table whose palette writes the match's cards (the renderer's
+    `palette_table`), or None for a game that writes its own pieces (its
+    table declares no palette) or one no longer registered."""
+    try:
+        spec = get_game(record.game).table(record.table)
+    except ValueError:
+        return None
+    return spec.name if spec.palette is not None else None
+
+
 def step_text(record: MatchRecord, step: ReplayStep, total: int, names: list[str],
               seats: Sequence[int] | None = None, width: int = 80) -> str:
     """One replay step in words: what happened, then the chosen seats' views."""
-    from lanmatch.console.render import (
-        Words,
-        action_label,
-        describe_events,
-        render_outcome,
-        render_table,
-    )
-
-    palette = record.table if record.game == "colormatch" else None
+    palette = palette_table(record)
     title = f"Match {record.id} · {table_title(record.game, record.label)} · step {step.number} of {total}"
     lines = [f"=== {title} ==="]
     if step.action is None:
@@ -294,6 +311,7 @@ __all__ = [
     "format_table",
     "history_text",
     "main_report",
+    "palette_table",
     "replay_texts",
     "stats_text",
     "step_text",
