@@ -1,4 +1,4 @@
-"""A watcher's view comes from the engine (`view(None)`), redacted at the source.
+"""A watcher's view comes from the engine (`watch_view()`), redacted at the source.
 
 Over many seeded random games at every table of every registered game, after
 every action: the watcher's view holds no hand, no drawn or shown card and no
@@ -27,7 +27,7 @@ CASES = [
 
 
 def _check_watcher(g, players: int) -> None:
-    w = g.view(None)
+    w = g.watch_view()
     assert w["seat"] is None and w["hand"] == []
     assert "drawn" not in w and "shown" not in w
     assert w.get("pips", 0) == 0
@@ -65,7 +65,7 @@ def test_a_watcher_sees_what_every_seat_sees_and_nothing_more(game, table, playe
 
 def test_the_referee_sends_watchers_the_engines_watcher_view():
     ref = Referee("colormatch", "daynight", 3, 5, now=0.0)
-    assert ref.spectator_view() == ref.g.view(None)
+    assert ref.spectator_view() == ref.g.watch_view()
     assert ref.spectator_view()["far"].keys() == {0, 1, 2}
 
 
@@ -76,3 +76,5 @@ def test_an_unknown_seat_is_still_refused(game):
         g.view(2)
     with pytest.raises(Exception, match="seat"):
         g.view(True)
+    with pytest.raises(Exception, match="seat"):  # a watcher asks watch_view(), not view(None)
+        g.view(None)

@@ -1102,16 +1102,23 @@ class ColorMatch:
 
     # ------------------------------------------------------------- views
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """All that `seat` may see, as plain msgpack-able data. `None` is a
-        watcher's view: only what every seat sees (no hand, no drawn or shown
-        card, no cards of a draw) and, at Day & Night, every seat's far faces.
+    def view(self, seat: int) -> dict[str, Any]:
+        """All that `seat` may see, as plain msgpack-able data.
 
         Raises:
             IllegalAction: `seat` is not at the table.
         """
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
+        if type(seat) is not int or not 0 <= seat < self.n:
             raise IllegalAction(f"There is no seat {seat!r} at this table (seats 0-{self.n - 1}).")
+        return self._view(seat)
+
+    def watch_view(self) -> dict[str, Any]:
+        """A watcher's view (`seat` None): only what every seat sees (no hand,
+        no drawn or shown card, no cards of a draw) and, at Day & Night, every
+        seat's far faces."""
+        return self._view(None)
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
         # an event is never changed once emitted (every caller of `_emit` passes
         # a fresh literal), so which of its values are lists is found once
         known, emitted = self._event_lists, self._events

@@ -261,15 +261,21 @@ class Dominoes:
         keys = self._legal or self._compute_legal()
         return [_ACTION[k].copy() for k in keys]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int) -> dict[str, Any]:
         """All that `seat` may see, as plain msgpack-able data (str keys, lists, ints).
-        `None` is a watcher's view: no rack, and `pips` 0.
 
         Raises:
             ValueError: `seat` is not a seat of this game.
         """
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self.players):
+        if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"no seat {_short(seat)} at this {self.players}-player table")
+        return self._view(seat)
+
+    def watch_view(self) -> dict[str, Any]:
+        """A watcher's view (`seat` None): no rack, and `pips` 0."""
+        return self._view(None)
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
         hand = self._hands[seat] if seat is not None else 0
         left = self._left
         return {

@@ -232,7 +232,7 @@ class Referee:
         """The engine's `step`: actions applied so far; actions must answer it."""
         return self.view(0)["step"]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int) -> dict[str, Any]:
         """The engine view of `seat` for the current state (built once per state; do not mutate)."""
         v = self._views.get(seat)
         if v is None:
@@ -240,9 +240,12 @@ class Referee:
         return v
 
     def spectator_view(self) -> dict[str, Any]:
-        """What a spectator sees: the engine's watcher view (`view(None)`),
+        """What a spectator sees: the engine's watcher view (`watch_view()`),
         redacted at the source like a seat's (built once per state; do not mutate)."""
-        return self.view(None)  # type: ignore[arg-type]
+        v = self._views.get(None)
+        if v is None:
+            v = self._views[None] = self.g.watch_view()
+        return v
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
         return self.g.legal_actions(seat)
