@@ -27,10 +27,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lanmatch.bots import make_bot  # noqa: E402
-from lanmatch.rules import new_game  # noqa: E402
+from lanmatch.rules import get_game, new_game  # noqa: E402
 from lanmatch.sim import game_seed, play_game  # noqa: E402
 
-TABLES = ("standard", "toll", "classic", "daynight", "siege", "cards")
+TABLES = tuple(get_game("colormatch").tables)  # every Color Match table the registry declares
 
 
 class Timed:

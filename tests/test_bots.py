@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import copy
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from _rig_std import game as std_game
 
 import lanmatch.bots.colormatch as CM
 from lanmatch.bots import LEVELS, Bot, make_bot
-from lanmatch.rules import new_game
+from lanmatch.rules import get_game, new_game, register_table, unregister_table
 from lanmatch.sim import play_game
 
 TABLES = ("standard", "toll", "classic", "daynight", "siege", "cards")
@@ -109,6 +110,56 @@ def test_make_bot_dispatches_games_and_levels():
         make_bot("easy", table="poker")
     with pytest.raises(ValueError):
         make_bot("easy", table="classic").choose({}, [])
+
+
+# ------------------------------------------------ a table declared here
+
+
+@pytest.fixture
+def new_table():
+    """A Color Match table declared in this file alone: `classic` with Siege's
+    ladder (a +2 pile answered by a +2 or a +4, a +4 pile by a +4)."""
+    spec = replace(get_game("colormatch").table("classic"), name="testtable", title="Test",
+                   ladder=(("+2", ("+2", "+4")), ("+4", ("+4",))))
+    register_table("colormatch", spec)
+    yield spec.name
+    unregister_table("colormatch", spec.name)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_bots_of_every_level_play_a_table_declared_in_a_test(new_table, players):
+    """Easy, Medium and Hard play the new table's games to their end, every
+    choice legal."""
+    for seed in range(3):
+        levels = [LEVELS[(s + seed) % 3] for s in range(players)]
+        g = play_checked(new_table, levels, seed=60 * players + seed)
+        assert g.table == new_table
+
+
+def test_bots_answer_a_pile_on_the_ladder_a_test_table_declares(new_table):
+    """The bots' rules are the table's declaration: at the new table a +2 pile
+    is answered with a +4 (at `classic` it must be drawn)."""
+    hands = [["R+2", "B1", "B2", "B3", "G4", "G5", "Y6"], ["W+4", "Y1", "Y2", "Y3", "G6", "G7", "B8"],
+             ["R2", "R3", "R4", "R5", "R6", "R8", "R9"]]
+    for table, answer in ((new_table, "W+4"), ("classic", None)):
+        g = new_game("colormatch", table=table, players=3, seed=1, deck=classic_rig("classic", hands, "R7"), first_seat=0)
+        g.act(0, {"type": "play", "card": "R+2"})
+        assert g.view(1)["phase"] == "pile"
+        for level in ("medium", "hard"):
+            assert choice(g, 1, level).get("card") == answer, (table, level)
+    assert make_bot("hard", table=new_table).memory.answers == {"+2": ("+2", "+4"), "+4": ("+4",)}
+
+
+def test_what_hard_learns_at_a_table_declared_in_a_test_is_never_wrong(new_table):
+    checks = 0
+    for seed in range(4):
+        g = new_game("colormatch", table=new_table, players=3, seed=2000 + seed)
+        hard = Audited(make_bot("hard", table=new_table, seat=0, seed=seed), g)
+        play_game(g, [hard] + [make_bot("medium", table=new_table, seat=s, seed=seed) for s in (1, 2)],
+                  new_table, max_steps=3000)
+        assert g.outcome is not None
+        checks += hard.checks
+    assert checks > 50
 
 
 # --------------------------------------------------------- only its view

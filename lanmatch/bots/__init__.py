@@ -8,15 +8,20 @@
 
 A bot sees exactly what a player in its seat sees: nothing but the views it is
 given and the legal actions. It holds its own seeded RNG, so a game with bots
-replays exactly. Color Match bots live in `colormatch` (with the look-ahead
-simulator of the Hard bot in `lookahead`), Dominoes bots in `dominoes`; see
+replays exactly. Which bots a game gets is the game's declaration (`bots` in
+`lanmatch.rules.registry`): Color Match's live in `colormatch` (with the
+look-ahead simulator of the Hard bot in `lookahead`), Dominoes' in `dominoes`,
+and a game that declares none gets the generic bots of `generic`; see
 docs/bots.md.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any
+
+from lanmatch.rules import get_game
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -64,20 +69,27 @@ class Bot:
 def make_bot(level: str, game: str = "colormatch", table: str | None = None, seat: int = 0, seed: int = 0) -> Bot:
     """Build a bot of `level` for `game` (and `table`) sitting at `seat`.
 
+    The game's declaration says where its bots live (`Game.bots`, a
+    "module:function" factory called as `factory(level, table, seat, seed)`,
+    imported on first use); a game that declares none gets the generic bots
+    (`lanmatch.bots.generic`). `table` is passed as the wire carries it: the
+    game's default table for `None`, and `None` for a game whose only table
+    is unnamed.
+
     Raises:
-        ValueError: unknown level or game.
+        ValueError: unknown level, game or table.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")
-    if game == "dominoes":
-        from lanmatch.bots import dominoes
+    spec = get_game(game)
+    name = spec.table_name(table)
+    if spec.bots is None:
+        from lanmatch.bots import generic
 
-        return dominoes.make(level, seat=seat, seed=seed)
-    if game == "colormatch":
-        from lanmatch.bots import colormatch
-
-        return colormatch.make(level, table=table or "classic", seat=seat, seed=seed)
-    raise ValueError(f"unknown game {game!r}")
+        return generic.make(level, name, seat, seed, game=spec.name)
+    module, _, function = spec.bots.partition(":")
+    factory = getattr(importlib.import_module(module), function)
+    return factory(level, name, seat, seed)
 
 
 __all__ = ["LEVELS", "Bot", "make_bot"]

@@ -52,17 +52,12 @@ from lanmatch.bots import lookahead as L
 from lanmatch.rules import cards as C
 
 COLOR, SYM, KIND = L.COLOR, L.SYM, L.KIND
-RULES = L.RULES
 # events that follow a draw the seat did not choose (penalties, blasts, ...)
 _FORCED_AFTER_DRAW = frozenset(
     {"penalty", "blast", "hunt", "caught", "missed_call", "accept", "challenge", "lapsed"}
 )
 _OPTIONAL = frozenset({"call", "catch"})
 EXPECTED_WILD_SHARE = 8 / 112  # wild faces per face at Day & Night
-
-
-def _points(code: str, table: str) -> int:
-    return C.daynight_points(code) if table == "daynight" else C.standard_points(code)
 
 
 class Memory:
@@ -81,15 +76,14 @@ class Memory:
     receives adds 1 to `free`; a banned card it plays takes 1 away.
     """
 
-    def __init__(self, table: str, seat: int):
-        self.table = table
+    def __init__(self, table: str | L.Rules, seat: int):
+        rules = self.rules = L.rules_of(table)
+        self.table = rules.name
         self.seat = seat
-        self.daynight = table == "daynight"
-        rules = RULES[table]
-        self.answers = {kind: tuple(ans) for kind, ans in rules.ladder}
-        self.queue = rules.queue  # piles wait (set again from the view's options: stacking)
+        self.answers = {kind: tuple(ans) for kind, ans in rules.table.ladder}
+        self.queue = rules.table.queue  # piles wait (set again from the view's options: stacking)
         self.seven_o = False  # set from the view's options
-        faces = set(C.day_faces()) | set(C.night_faces()) if table == "daynight" else set(L.full_deck(table))
+        faces = set(rules.faces) | set(rules.far_faces)
         self._colored = sorted(f for f in faces if COLOR[f] is not None)
         self.last_n = 0
         self.counts: list[int] = []
@@ -253,7 +247,7 @@ class Memory:
             self.jumping = False
             if 0 <= seat < len(self.counts):
                 self.counts[seat] -= 1
-            bluffable = card == "W+4" and RULES[self.table].challenge is not None
+            bluffable = card == "W+4" and self.rules.table.challenge is not None
             if (
                 card[0] == "W" and not answering and not drawn and before_color and before_top and not bluffable
                 and not self.fuse_on
@@ -334,8 +328,8 @@ class Memory:
                 self.counts[seat] += count
             return
         after = nxt["type"] if nxt is not None else None
-        if after == "penalty" and self.pending_kind is not None and self.table != "toll":
-            # it took a waiting pile: nothing of its could answer it
+        if after == "penalty" and self.pending_kind is not None:
+            # it took a waiting pile: nothing of its could answer it (where piles wait)
             self._gain(seat, count)
             if self.queue:
                 self._learn(seat, self._answer_preds(self.pending_kind), count)
@@ -387,7 +381,7 @@ class Memory:
         card's, so its worth must exceed the card's by `(held - 2) / 2` to
         beat it for sure (ties go to the engine's order: not counted).
         """
-        worth = medium_worth(card, low, self.table)
+        worth = medium_worth(card, low, self.rules)
         if worth is None:
             return frozenset()
         top_sym = SYM[top]
@@ -401,7 +395,7 @@ class Memory:
                 continue  # played for the swap, not the points
             if shielded and SYM[f] == "H":
                 continue  # a seat behind a standing Shield cannot play another
-            w = medium_worth(f, low, self.table)
+            w = medium_worth(f, low, self.rules)
             if w is None:
                 continue
             if w > worth + (0.01 if COLOR[f] == own else cross + 0.01):
@@ -412,7 +406,7 @@ class Memory:
         preds = set()
         for k in self.answers.get(kind, ()):
             preds.add(("f", "W+4") if k == "+4" else ("s", k))
-        if self.table == "siege":
+        if self.rules.shields:
             preds.add(("s", "H"))
         return frozenset(preds)
 
@@ -432,7 +426,7 @@ class Memory:
 SPECIAL = frozenset({"S", "R", "+2", "+1", "+5", "A"})  # the Skip/Reverse/+2 family
 
 
-def medium_worth(face: str, low: bool, table: str) -> float | None:
+def medium_worth(face: str, low: bool, rules: L.Rules) -> float | None:
     """How Medium scores a colored face for an ordinary play, before the
     color it keeps (at most 3 more): its points; Skip/Reverse/+2 and the
     tables' likes held back (-25) unless the next seat is low (+25); a Shield
@@ -440,7 +434,7 @@ def medium_worth(face: str, low: bool, table: str) -> float | None:
     sym = SYM[face]
     if sym in ("B", "T"):
         return None
-    w = float(_points(face, table))
+    w = float(rules.points[face])
     if sym in SPECIAL:
         w += 25 if low else -25
     elif sym == "H":
@@ -467,7 +461,7 @@ class Ctx:
         "colors", "held", "table", "rules", "pending", "pkind",
     )
 
-    def __init__(self, view: dict[str, Any], table: str):
+    def __init__(self, view: dict[str, Any], table: str | L.Rules):
         self.v = view
         self.me = view["seat"]
         self.n = view["players"]
@@ -486,8 +480,8 @@ class Ctx:
             if col in held:
                 held[col] += 1
         self.held = held
-        self.table = table
-        self.rules = RULES[table]
+        rules = self.rules = L.rules_of(table)
+        self.table = rules.name
         self.pending = view.get("pending", 0)
         self.pkind = view.get("pending_kind")
 
@@ -499,8 +493,9 @@ class EasyBot(Bot):
     forget_call = 0.25  # chance to let a last-card call pass
     skip_catch = 0.5  # chance to let a catch pass
 
-    def __init__(self, table: str, seat: int, seed: int = 0):
-        super().__init__("colormatch", table, seat, seed)
+    def __init__(self, table: str | L.Rules, seat: int, seed: int = 0):
+        self.rules = L.rules_of(table)  # the table's declaration, read from the registry now
+        super().__init__(L.GAME, self.rules.name, seat, seed)
 
     def declines(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> bool:
         """Out of turn: does the bot let this chance (call, catch, jump-in) pass?
@@ -525,9 +520,9 @@ class MediumBot(EasyBot):
     follow_weight = 0.5  # ... then keeps the color it holds most
     bluff_rate = 0.25  # what share of +4 plays it assumes are bluffs
 
-    def __init__(self, table: str, seat: int, seed: int = 0):
+    def __init__(self, table: str | L.Rules, seat: int, seed: int = 0):
         super().__init__(table, seat, seed)
-        self.memory = Memory(table, seat)
+        self.memory = Memory(self.rules, seat)
 
     def observe(self, view: dict[str, Any]) -> None:
         """Take in the public events of `view` not seen yet (by their number)."""
@@ -561,7 +556,7 @@ class MediumBot(EasyBot):
         for a in legal_actions:
             if a["type"] in _OPTIONAL:
                 return a  # always call, always catch
-        x = Ctx(view, self.table)
+        x = Ctx(view, self.rules)
         if view.get("turn") != self.seat:  # a jump-in
             plays = [a for a in legal_actions if a["type"] == "play"]
             return max(plays, key=lambda a: self.play_value(x, a)) if plays else legal_actions[0]
@@ -603,7 +598,7 @@ class MediumBot(EasyBot):
         """What playing `a` costs beyond shedding a card (negative: it hurts)."""
         card = a["card"]
         cost = 0.0
-        if x.table == "classic":
+        if x.rules.bombs:
             cost += self.fuse_value(x, a) - self.fuse_value(x, None)
         if "swap_with" in a:
             cost += 10 * (len(x.hand) - 1 - x.counts[a["swap_with"]])
@@ -654,10 +649,8 @@ class MediumBot(EasyBot):
     def unseen(self, x: Ctx) -> Counter:
         """Faces this seat has not seen (active side): deck minus hand, discards, Shields."""
         mem = self.memory
-        if self.table == "daynight":
-            full = Counter(C.night_faces() if x.colors == C.NIGHT_COLORS else C.day_faces())
-        else:
-            full = Counter(L.full_deck(self.table))
+        rules = self.rules
+        full = Counter(rules.far_faces if x.colors == C.NIGHT_COLORS else rules.faces)
         full.subtract(x.hand)
         if mem.synced:
             full.subtract(mem.disc)
@@ -684,7 +677,7 @@ class MediumBot(EasyBot):
         if col is None:
             v -= 40  # saves wilds for need (and their points do not count)
         else:
-            v += self.points_weight * _points(card, self.table)
+            v += self.points_weight * self.rules.points[card]
         if sym in SPECIAL:  # Skip/Reverse/+2: for a low next seat, else held back
             v += 25 if x.counts[x.nxt] <= self.attack_at else -25
         if x.v.get("fuse") is not None or sym == "B":
@@ -705,8 +698,8 @@ class MediumBot(EasyBot):
         return v
 
     def fuse_value(self, x: Ctx, a: dict[str, Any] | None) -> float:
-        """Bomb sense (classic): where the blast lands if everyone then plays plainly."""
-        if x.table != "classic":
+        """Bomb sense (a deck with Bombs): where the blast lands if everyone then plays plainly."""
+        if not x.rules.bombs:
             return 0.0
         fuse = x.v.get("fuse")
         card = a.get("card") if a else None
@@ -844,7 +837,7 @@ class HardBot(MediumBot):
             return v
         if x.counts[x.nxt] <= self.attack_hard_at and (KIND[card] is not None or card == "WH"):
             v += 35 if COLOR[card] is None else 15  # +2/+4 (Color Hunt) on a next seat about to go out
-        if card == "W+4" and x.table in ("standard", "toll") and x.held.get(x.color, 0) > 0:
+        if card == "W+4" and x.rules.table.challenge is not None and x.held.get(x.color, 0) > 0:
             v += self.bluff_value(x)
         return v
 
@@ -896,7 +889,7 @@ class HardBot(MediumBot):
         budget, max_samples, horizon, caution = self.budget, self.max_samples, self.horizon, self.caution
         if duel:  # two seats: a wider, shorter, bolder search (see docs/bots.md)
             budget, max_samples, horizon, caution = self.duel_budget, self.duel_max_samples, self.duel_horizon, self.duel_caution
-            if x.table == "daynight":
+            if x.rules.two_faced:
                 budget = budget * 3 // 5  # two faces per card: a simulated move costs more
         if default in cands:
             cands.remove(default)
@@ -981,13 +974,12 @@ class Dealer:
     def __init__(self, bot: HardBot, x: Ctx):
         v = x.v
         mem = bot.memory
-        table = bot.table
+        rules = self.rules = bot.rules
         self.x = x
-        self.table = table
         self.rivals = [s for s in range(x.n) if s != x.me]
         self.size = v.get("draw_pile", 0)
-        self.daynight = table == "daynight"
-        w = L.World(table, v.get("options"))
+        self.two_faced = rules.two_faced
+        w = L.World(rules, v.get("options"))
         w.n = x.n
         w.night = v.get("face") == "night"
         w.color = x.color
@@ -995,18 +987,18 @@ class Dealer:
         w.cur = x.me
         w.pending = x.pending or 0
         w.pkind = x.pkind
-        if table == "classic":
+        if rules.bombs:  # the view's `fuse` is the Bomb's, else the Midnight Clock's (as the engine shows it)
             w.fuse = v.get("fuse")
             w.blast = v.get("blast") or 0
-        elif self.daynight:
+        elif rules.clocks:
             w.clock = v.get("fuse")
         w.shields = set(v.get("shields") or ())
         w.greedy = frozenset(range(x.n)) if bot.model_rivals else frozenset()
         self.template = w
         self.repairs = bot.repairs
         self.spent = 0  # swaps tried by `deal` so far (counted into the budget)
-        if self.daynight:
-            self._know_daynight(mem)
+        if self.two_faced:
+            self._know_two_faced(mem)
         else:
             self._know(bot, mem)
         # rivals whose latest ordinary play a sampled hand must explain
@@ -1059,11 +1051,11 @@ class Dealer:
         specs.sort(key=lambda spec: -len(spec[2]))  # the most constrained first
         return specs
 
-    def _know_daynight(self, mem: Memory) -> None:
+    def _know_two_faced(self, mem: Memory) -> None:
         x, v = self.x, self.x.v
         night = self.template.night
-        self.act_all = C.night_faces() if night else C.day_faces()
-        self.far_all = C.day_faces() if night else C.night_faces()
+        first, second = list(self.rules.faces), list(self.rules.far_faces)
+        self.act_all, self.far_all = (second, first) if night else (first, second)
         self.far_of = {int(k): list(f) for k, f in (v.get("far") or {}).items()}
         act_pool = Counter(self.act_all)
         act_pool.subtract(x.hand)
@@ -1112,7 +1104,7 @@ class Dealer:
         for seat, take in picked.items():
             hands[seat] = take + hands[seat]
         w.hands = [list(x.hand) if s == x.me else hands[s] for s in range(x.n)]
-        if not self.daynight:
+        if not self.two_faced:
             cut = max(0, len(rest) - self.size)
             w.pile = rest[cut:]
             w.disc = self.known_disc + rest[:cut] + [x.top]
@@ -1156,18 +1148,18 @@ class Dealer:
         pile = w.pile
         if not pile:
             return
-        table = self.table
+        rules = self.rules
         rnd = rng.random
         for seat, rec, cons in self.checks:
             hand = w.hands[seat]
-            bad = _misfit(hand, rec, cons, table)
+            bad = _misfit(hand, rec, cons, rules)
             tries = 0
             while bad and tries < self.repairs:
                 tries += 1
                 i = int(rnd() * len(hand))
                 j = int(rnd() * len(pile))
                 hand[i], pile[j] = pile[j], hand[i]
-                now = _misfit(hand, rec, cons, table)
+                now = _misfit(hand, rec, cons, rules)
                 if now <= bad:
                     bad = now
                 else:
@@ -1175,9 +1167,11 @@ class Dealer:
             self.spent += tries
 
 
-def _misfit(hand: list[str], rec: tuple, cons, table: str) -> int:
+def _misfit(hand: list[str], rec: tuple, cons, rules: L.Rules | str) -> int:
     """How badly `hand` (a rival's sampled hand) fails to explain its latest
     play `rec` as Medium plays (0: it explains it), plus its broken constraints."""
+    if type(rules) is str:
+        rules = L.rules_of(rules)
     card, named, color, top, low = rec
     held: dict[str | None, int] = {}
     for c in hand:
@@ -1198,7 +1192,7 @@ def _misfit(hand: list[str], rec: tuple, cons, table: str) -> int:
                 if gap > 0:
                     bad += gap
     else:
-        worth = medium_worth(card, low, table)
+        worth = medium_worth(card, low, rules)
         if worth is not None:
             held[col] = held.get(col, 0) + 1  # the hand it played from
             mine = worth + 0.5 * (held[col] - 1)
@@ -1207,7 +1201,7 @@ def _misfit(hand: list[str], rec: tuple, cons, table: str) -> int:
                 k = COLOR[c]
                 if k is None or (k != color and SYM[c] != top_sym):
                     continue
-                wc = medium_worth(c, low, table)
+                wc = medium_worth(c, low, rules)
                 if wc is not None and wc + 0.5 * (held[k] - 1) > mine + 0.01:
                     bad += 1
     for banned, free in cons:
@@ -1308,9 +1302,8 @@ def make(level: str, table: str, seat: int, seed: int = 0) -> Bot:
     Raises:
         ValueError: unknown level or table.
     """
-    if table not in RULES:
-        raise ValueError(f"unknown Color Match table {table!r}; expected one of {', '.join(RULES)}")
+    rules = L.rules_of(table)  # the table's declaration, from the game registry
     classes = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
     if level not in classes:
         raise ValueError(f"unknown bot level {level!r}; expected easy, medium or hard")
-    return classes[level](table, seat, seed)
+    return classes[level](rules, seat, seed)

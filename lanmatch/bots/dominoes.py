@@ -187,8 +187,9 @@ class HardBot(MediumBot):
         return score
 
 
-def make(level: str, seat: int, seed: int = 0) -> Bot:
-    """A Dominoes bot of `level` ("easy", "medium" or "hard") for `seat`.
+def make(level: str, table: str | None, seat: int, seed: int = 0) -> Bot:
+    """A Dominoes bot of `level` ("easy", "medium" or "hard") for `seat`
+    (Dominoes has a single table: `table` is not read).
 
     Raises:
         ValueError: unknown level.

@@ -12,19 +12,33 @@ ended. Averaging over many such deals gives each candidate action a value; a
 count of simulated moves, never a clock, bounds the work, so a decision is a
 pure function of the view, the memory and the bot's seed.
 
-The `World` models every table's rules closely enough to rank moves, not to
+The `World` models every table closely enough to rank moves, not to
 referee: a +4 at a challenge table is always accepted, last-card calls are
 always made, PLAY/KEEP always plays. Cards are face codes as in the engine
 (SPEC section 2); at Day & Night a parallel list holds each card's far face and
 a flip swaps the two, as in the engine.
+
+Its rules are the engine's: `rules_of(table)` reads the table's declaration
+from the game registry (`lanmatch.rules.colormatch.Table`: its deck, queue,
+ladder, challenge, blocked-round rule ...) and adds what the bots know of its
+deck (`DECKS`: its faces in the engine's order, their points, and whether
+they hold Bombs, Midnight Clocks, Shields). No table is known by its name:
+a table registered later plays as its declaration says
+(tests/test_bots_model.py plays the same moves through the engine and this
+simulator at every table and finds the same states).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from lanmatch.rules import cards as C
+from lanmatch.rules import get_game
+
+GAME = "colormatch"  # the game, in the registry, whose tables these bots play
 
 _ALL_FACES = set(C.classic_deck()) | set(C.siege_deck()) | set(C.day_faces()) | set(C.night_faces())
 COLOR: dict[str, str | None] = {f: C.color_of(f) for f in _ALL_FACES}
@@ -32,71 +46,104 @@ SYM: dict[str, str] = {f: C.symbol_of(f) for f in _ALL_FACES}
 KIND: dict[str, str | None] = {
     f: ("+4" if f == "W+4" else (SYM[f] if SYM[f] in C.DRAW_AMOUNT else None)) for f in _ALL_FACES
 }
-STD_POINTS = {f: C.standard_points(f) for f in set(C.classic_deck()) | set(C.siege_deck())}
-DN_POINTS = {f: C.daynight_points(f) for f in set(C.day_faces()) | set(C.night_faces())}
 # Cards that cost the next seat its turn (the tables' Skip/Reverse/+2 family).
 ATTACK = frozenset({"S", "+2", "+1", "+5", "A"})
 SPECIAL = ATTACK | {"R"}  # what Medium holds back for a low next seat
 
-
-@dataclass(frozen=True)
-class Rules:
-    """What the simulator (and the bots) need to know about a table."""
-
-    deck: str  # "standard" | "classic" | "siege" | "daynight"
-    queue: bool  # penalty piles wait on the victim
-    ladder: tuple[tuple[str, tuple[str, ...]], ...]
-    challenge: str | None  # "standard" | "toll" | None
-    call: str | None  # "standard" | "cards" | None
-    draw_with_play: bool
-    decline: str  # "keep" | "pass"
-    last_resolves: bool  # going out on a draw card: the draw resolves
-    blocked_drawn: bool  # a blocked round is drawn (no winner)
-    classic_scoring: bool  # each seat scores total minus own
-
-
-RULES: dict[str, Rules] = {
-    "standard": Rules("standard", False, (("+2", ("+2",)), ("+4", ("+4",))), "standard", "standard", True, "pass", True, False, False),
-    "toll": Rules("standard", False, (), "toll", None, True, "pass", True, False, False),
-    "classic": Rules("classic", True, (("+2", ("+2",)), ("+4", ())), None, None, True, "keep", False, False, True),
-    "daynight": Rules("daynight", True, (("+1", ("+1",)), ("+5", ("+5",))), None, None, True, "keep", False, False, True),
-    "siege": Rules("siege", True, (("+2", ("+2", "+4")), ("+4", ("+4",))), None, None, True, "keep", False, False, True),
-    "cards": Rules("standard", False, (("+2", ("+2",)), ("+4", ("+4",))), None, "cards", False, "pass", True, True, False),
+# What the bots know of each deck a table may declare (`Table.deck`): its
+# faces as the engine's builders list them (a two-faced deck: its day faces,
+# then its night faces) and how a card scores. A new table needs nothing
+# here; a new deck needs its entry (docs/adding-a-table.md).
+DECKS: dict[str, tuple[Callable[[], list[str]], Callable[[], list[str]] | None, Callable[[str], int]]] = {
+    "standard": (C.standard_deck, None, C.standard_points),
+    "classic": (C.classic_deck, None, C.standard_points),
+    "siege": (C.siege_deck, None, C.standard_points),
+    "daynight": (C.day_faces, C.night_faces, C.daynight_points),
 }
 
-_DECKS = {"standard": C.standard_deck, "classic": C.classic_deck, "siege": C.siege_deck}
+
+@dataclass(frozen=True, eq=False)
+class Rules:
+    """A table as the simulator and the bots read it: its declaration
+    (`table`, every rule field as the engine reads it) and its deck's facts."""
+
+    table: Any  # the declaration: lanmatch.rules.colormatch.Table
+    faces: tuple[str, ...]  # every card of its deck, by its first face (day faces when two-faced)
+    far_faces: tuple[str, ...]  # a two-faced deck's other faces (night), else ()
+    points: dict[str, int]  # face -> points when a round is scored
+    bombs: bool  # the deck holds Bombs: the view's `fuse` is the Bomb's (else the Midnight Clock's)
+    clocks: bool  # the deck holds Midnight Clocks
+    shields: bool  # the deck holds Shields
+
+    @property
+    def name(self) -> str:
+        return self.table.name
+
+    @property
+    def two_faced(self) -> bool:
+        return bool(self.far_faces)
 
 
-def full_deck(table: str) -> list[str]:
+def rules_of(table: str | Rules) -> Rules:
+    """The rules of Color Match table `table` (a name: read from the registry now).
+
+    Raises:
+        ValueError: no such table, or its deck is one the bots do not know.
+    """
+    if isinstance(table, Rules):
+        return table
+    spec = get_game(GAME).table(table)
+    deck = DECKS.get(spec.deck)
+    if deck is None:
+        raise ValueError(f"the Color Match bots know no deck {spec.deck!r} (table {spec.name!r}); "
+                         f"known: {', '.join(DECKS)}")
+    first, second, score = deck
+    faces, far = tuple(first()), tuple(second()) if second is not None else ()
+    syms = {SYM[f] for f in faces + far}
+    return Rules(
+        table=spec,
+        faces=faces,
+        far_faces=far,
+        points={f: score(f) for f in set(faces) | set(far)},
+        bombs="B" in syms,
+        clocks="WC" in faces or "WC" in far,
+        shields="H" in syms,
+    )
+
+
+def full_deck(table: str | Rules) -> list[str]:
     """Every face of the table's deck (the active side only at Day & Night: day faces)."""
-    deck = RULES[table].deck
-    return C.day_faces() if deck == "daynight" else _DECKS[deck]()
+    return list(rules_of(table).faces)
 
 
 class World:
     """One determinized Color Match state that can be played forward quickly."""
 
     __slots__ = (
-        "n", "queue", "ladder", "last_resolves", "blocked_drawn", "daynight", "siege", "bombs",
+        "n", "queue", "ladder", "challenged", "blocked_drawn", "shield_deck",
         "strict", "seven_o", "points", "hands", "fars", "pile", "pile_far", "disc", "disc_far",
         "color", "dir", "cur", "pending", "pkind", "fuse", "ffresh", "blast", "clock", "cfresh",
         "shields", "night", "idle", "winners", "over", "rng", "greedy",
     )
 
-    def __init__(self, table: str, options: dict | None = None):
-        rules = RULES[table]
+    def __init__(self, table: str | Rules, options: dict | None = None):
+        rules = rules_of(table)
+        spec = rules.table
         opts = options or {}
         stacking = bool(opts.get("stacking"))
-        self.queue = rules.queue or stacking
-        self.ladder = dict(rules.ladder) if (rules.queue or stacking) else {}
-        self.last_resolves = rules.last_resolves
-        self.blocked_drawn = rules.blocked_drawn
-        self.daynight = rules.deck == "daynight"
-        self.siege = rules.deck == "siege"
-        self.bombs = rules.deck == "classic"
+        self.queue = spec.queue or stacking
+        # what answers a waiting pile: the ladder, where piles wait at all; at
+        # a challenge table a +4 waits in a challenge instead, which only a +4
+        # answers, and only with `stacking` (a Shield does not)
+        self.ladder = dict(spec.ladder) if self.queue else {}
+        self.challenged = "+4" if spec.challenge else None
+        if spec.challenge:
+            self.ladder["+4"] = ("+4",) if stacking else ()
+        self.blocked_drawn = spec.blocked == "drawn"
+        self.shield_deck = rules.shields
         self.strict = bool(opts.get("strict_wild4"))
         self.seven_o = bool(opts.get("seven_o"))
-        self.points = DN_POINTS if self.daynight else STD_POINTS
+        self.points = rules.points
         self.n = 0
         self.hands: list[list[str]] = []
         self.pile: list[str] = []
@@ -227,13 +274,13 @@ class World:
                     COLOR[c] == self.color or SYM[c] == top_sym for c in self.hands[seat] if COLOR[c] is not None
                 )
             return True
-        if self.siege and seat in self.shields and SYM[card] == "H":
+        if self.shield_deck and seat in self.shields and SYM[card] == "H":
             return False
         return col == self.color or SYM[card] == SYM[self.disc[-1]]
 
     def answers(self, card: str) -> bool:
-        if self.siege and SYM[card] == "H":
-            return True
+        if self.shield_deck and SYM[card] == "H":
+            return self.pkind != self.challenged
         return KIND[card] in self.ladder.get(self.pkind, ())
 
     def play(self, seat: int, index: int, color: str | None = None, swap: int | None = None) -> None:
@@ -245,7 +292,7 @@ class World:
         self.idle = 0
         sym = SYM[card]
         out = not hand
-        if self.siege and sym == "H":
+        if self.shield_deck and sym == "H":
             if self.pending:
                 self.pending, self.pkind = 0, None
                 self.disc.append(card)
@@ -361,7 +408,7 @@ def policy_step(w: World) -> None:
     counts = None
     greedy = False
     pts = w.points
-    shielded = w.siege and seat in w.shields
+    shielded = w.shield_deck and seat in w.shields
     for i, c in enumerate(hand):
         col = COLOR[c]
         if col is None:
