@@ -183,6 +183,9 @@ def test_the_pure_packages_are_found():
         "lanmatch/protocol/messages.py",
         "lanmatch/table/referee.py",
         "lanmatch/table/room.py",
+        "lanmatch/table/effects.py",
+        "lanmatch/table/lobby.py",
+        "lanmatch/table/session.py",
     } <= names
 
 

@@ -51,29 +51,6 @@ _ids = itertools.count(1)
 _CLOSE = object()
 
 
-class TokenBucket:
-    """Rate limit: `rate` messages a second on average, bursts up to `burst`."""
-
-    def __init__(self, rate: float, burst: float, now: float):
-        self.rate = rate
-        self.burst = burst
-        self.level = burst
-        self.t = now
-
-    def refund(self) -> None:
-        """Give one back (an accepted action costs nothing: a peer cannot
-        flood with actions the game accepts, each needs its turn)."""
-        self.level = min(self.burst, self.level + 1.0)
-
-    def take(self, now: float) -> bool:
-        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
-        self.t = now
-        if self.level >= 1.0:
-            self.level -= 1.0
-            return True
-        return False
-
-
 class Connection:
     """A framed msgpack connection. `numbered` adds `seq` to what it sends (the host's side)."""
 
@@ -107,6 +84,7 @@ class Connection:
         self.recv_frames = 0
         self.on_frame_sent: Callable[[dict[str, Any]], None] | None = None  # tests watch the wire
         self.strict = False  # re-raise our own bugs (tests) instead of dropping the connection
+        self.on_close: Callable[[], None] | None = None  # told once, as soon as the connection closes (either side)
 
     # ------------------------------------------------------------ sending
 
@@ -126,7 +104,7 @@ class Connection:
         """Close: after sending `final` (if the outbox has room), or at once."""
         if self.closed:
             return
-        self.closed = True
+        self._closed()
         self.close_reason = reason
         if final is not None:
             try:
@@ -137,6 +115,11 @@ class Connection:
                 pass
         if self._scope is not None:
             self._scope.cancel()
+
+    def _closed(self) -> None:
+        self.closed = True
+        if self.on_close is not None:
+            self.on_close()
 
     # ------------------------------------------------------------ running
 
@@ -153,7 +136,8 @@ class Connection:
                 nursery.start_soon(self._writer)
                 nursery.start_soon(self._heartbeat)
         finally:
-            self.closed = True
+            if not self.closed:
+                self._closed()
             if self.close_reason is None:
                 self.close_reason = "closed"
             with trio.CancelScope(shield=True), trio.move_on_after(1.0):

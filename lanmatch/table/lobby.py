@@ -1,0 +1,428 @@
+"""The host's lobby, sans-I/O: connections, hello, the room list, making rooms.
+
+How this works. The host makes a `Peer` for every connection
+(`Lobby.connect`) and hands the lobby every message the peer sends
+(`receive(peer, msg, now)`), in order. The lobby applies the peer's rate
+limit, checks the message against the catalogue (`check_peer_message`),
+answers what is its own (`hello`, `ping`, `list`, `create`) and posts
+everything about a room to that room's session (a `Post` effect: the room's
+task handles it). It answers with effects (`effects.py`), like the room
+sessions (`session.py`), and shares its `Outbox` with them; it does no I/O
+and reads no clock.
+
+The lobby holds what the rooms share: the rooms by name, the seat tokens,
+the `rng` tokens and deals come from, the store's `Keeper` (None: a host
+without a store: practice rooms only) and the `Limits`. A policy about
+connections or rooms as a whole (how many, how fast, how long before
+hello) belongs here, in one place: every connection comes in through
+`connect` and `receive` and goes through `gone`; every room is made by
+`create_room` or `resume` and dropped by `drop_room`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from lanmatch import __version__
+from lanmatch.protocol import CLOCKS, PROTOCOL_VERSION, RemoteProtocolError, check_peer_message
+from lanmatch.rules import GAMES
+from lanmatch.table.effects import INFO, NOTIFY, Outbox, Post, StartRoom
+from lanmatch.table.referee import AUTOPILOT_PACE, Referee
+from lanmatch.table.room import Room, RoomError, Seat
+from lanmatch.table.session import Keeper, Match, RoomSession
+
+
+class TokenBucket:
+    """Rate limit: `rate` messages a second on average, bursts up to `burst`."""
+
+    def __init__(self, rate: float, burst: float, now: float):
+        self.rate = rate
+        self.burst = burst
+        self.level = burst
+        self.t = now
+
+    def refund(self) -> None:
+        """Give one back (an accepted action costs nothing: a peer cannot
+        flood with actions the game accepts, each needs its turn)."""
+        self.level = min(self.burst, self.level + 1.0)
+
+    def take(self, now: float) -> bool:
+        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
+        self.t = now
+        if self.level >= 1.0:
+            self.level -= 1.0
+            return True
+        return False
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the host allows a peer, and itself."""
+
+    rate: float = 50.0  # messages a second a peer may send on average (accepted actions are free) ...
+    burst: float = 100.0  # ... in bursts of up to this many
+    max_errors: int = 10  # bad messages before a peer is cut off
+    max_rooms: int = 256  # rooms on the host
+
+
+@dataclass(eq=False)
+class Peer:
+    """What the host knows about one connection."""
+
+    id: int
+    label: str  # for the log: the connection's, then ":name" after hello
+    bucket: TokenBucket
+    link: Any = None  # the I/O layer's handle (the host's Connection); never used here
+    name: str | None = None
+    agent: str = "person"
+    room: RoomSession | None = None
+    seat: int | None = None  # None: not seated (lobby or spectator)
+    profile: Any = None  # recognised at hello (a host with a store)
+    watching: bool = False
+    errors: int = 0
+    closed: bool = False  # its connection has closed (the I/O layer says so at once)
+    tags: dict[str, Any] = field(default_factory=dict)
+
+
+class Lobby:
+    """The host's lobby and the rooms' shared state. See the module docstring.
+
+    `today()` is the host's calendar (the UTC date, `YYYY-MM-DD`), read when
+    a daily room is made without a date.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        rng: Any,
+        today: Callable[[], str],
+        keeper: Keeper | None = None,
+        limits: Limits = Limits(),  # noqa: B008 (frozen)
+        bot_delay: float = 0.0,
+        person_bot_delay: float = AUTOPILOT_PACE,
+    ):
+        self.name = name
+        self.rng = rng  # tokens and deals (the host passes random.SystemRandom())
+        self.today = today
+        self.keeper = keeper
+        self.limits = limits
+        self.bot_delay = bot_delay  # room bots' pause before a move, in rooms the host made
+        self.person_bot_delay = person_bot_delay  # ... in rooms a person made (so they can follow)
+        self.out = Outbox()
+        self.rooms: dict[str, RoomSession] = {}
+        self.tokens: dict[str, RoomSession] = {}
+        self.peers: set[Peer] = set()
+
+    def drain(self) -> list[Any]:
+        return self.out.drain()
+
+    def notify(self) -> None:
+        self.out.add(NOTIFY)
+
+    def summary(self) -> dict[str, Any]:
+        """What the mDNS TXT record tells: open rooms, free seats, games, passwords."""
+        open_rooms = [s.room for s in self.rooms.values() if s.room.state != "playing"]
+        return {
+            "rooms": len(open_rooms),
+            "free": sum(len(r.free_seats()) for r in open_rooms),
+            "games": sorted({s.room.game for s in self.rooms.values()}) or list(GAMES),
+            "password": any(s.room.password for s in self.rooms.values()),
+        }
+
+    # ------------------------------------------------------------ connections
+
+    def connect(self, id: int, label: str, now: float, link: Any = None) -> Peer:
+        """A new connection: its `Peer` (its rate limit starts full at `now`)."""
+        peer = Peer(id, label, TokenBucket(self.limits.rate, self.limits.burst, now), link)
+        self.peers.add(peer)
+        return peer
+
+    def gone(self, peer: Peer) -> list[Any]:
+        """The connection ended: its room is told (`gone`: a seat is kept)."""
+        self.peers.discard(peer)
+        peer.closed = True
+        if peer.room is not None:
+            self.out.add(Post(peer.room, ("gone", peer, None)))
+        return self.out.drain()
+
+    def receive(self, peer: Peer, msg: dict[str, Any], now: float) -> list[Any]:
+        """One message from `peer` (decoded, not yet checked).
+
+        Raises: a bug of ours (the host closes that peer: `internal`).
+        """
+        out = self.out
+        if not peer.bucket.take(now):
+            out.error(peer, "rate_limited", f"More than {self.limits.rate:g} messages a second: cut off.", fatal=True)
+            return out.drain()
+        try:
+            check_peer_message(msg)
+        except RemoteProtocolError as e:
+            self._bad(peer, e.code, e.message, msg.get("type") if isinstance(msg.get("type"), str) else None)
+            return out.drain()
+        typ = msg["type"]
+        if peer.name is None and typ != "hello":
+            self._bad(peer, "hello_first", "Say hello first: {type: hello, protocol, name}.", typ)
+        elif typ == "ping":
+            pass
+        elif typ == "hello":
+            self._hello(peer, msg)
+        elif typ == "list":
+            out.tell(peer, "rooms", rooms=[s.room.summary() for s in self.rooms.values()])
+        elif typ == "create":
+            self._create(peer, msg)
+        elif typ in ("join", "watch"):
+            session = self.rooms.get(msg["room"])
+            if session is None:
+                out.error(peer, "no_room", f"There is no room {msg['room']!r}; send list to see them.", ref=typ)
+            elif peer.room is not None and peer.room is not session:
+                out.error(peer, "in_room", f"Leave room {peer.room.room.name!r} first.", ref=typ)
+            else:
+                out.add(Post(session, (typ, peer, msg)))
+        elif peer.room is None:
+            if typ == "resync":
+                out.tell(peer, "snapshot", room=None, seat=None, view=None)
+            else:
+                out.error(peer, "not_in_room", "Join or watch a room first.", ref=typ)
+        else:
+            out.add(Post(peer.room, (typ, peer, msg)))
+        return out.drain()
+
+    def _bad(self, peer: Peer, code: str, message: str, ref: str | None) -> None:
+        peer.errors += 1
+        if peer.errors >= self.limits.max_errors:
+            self.out.error(peer, "too_many_errors", f"{message} ({peer.errors} bad messages: cut off)", fatal=True, ref=ref)
+        else:
+            self.out.error(peer, code, message, ref=ref)
+
+    def _hello(self, peer: Peer, msg: dict[str, Any]) -> None:
+        out = self.out
+        if msg["protocol"] != PROTOCOL_VERSION:
+            out.error(
+                peer,
+                "protocol_version",
+                f"This host speaks lanmatch protocol {PROTOCOL_VERSION} and you sent {msg['protocol']}: "
+                "update lanmatch on the older side.",
+                fatal=True,
+                ref="hello",
+            )
+            return
+        if peer.name is not None:
+            out.error(peer, "hello_twice", "Hello was already said on this connection.", ref="hello")
+            return
+        peer.name = msg["name"]
+        peer.agent = msg.get("agent", "person")
+        peer.label = f"{peer.label}:{peer.name}"
+        welcome: dict[str, Any] = {"protocol": PROTOCOL_VERSION, "host": self.name, "server": f"lanmatch {__version__}",
+                                   "coins": self.keeper is not None, "profile": None}
+        refusal = None
+        given = msg.get("profile")
+        if given is not None and self.keeper is not None:
+            profile, balance, refusal = self.keeper.profile(given["name"], given["key"])
+            if profile is not None:
+                peer.profile = profile
+                out.log(INFO, "%s: profile %r (id %d, %d coins)", peer.label, profile.name, profile.id, balance)
+                welcome["profile"] = {"name": profile.name, "balance": balance}
+        out.tell(peer, "welcome", **welcome)
+        if refusal is not None:
+            out.error(peer, *refusal, ref="hello")
+        token = msg.get("token")
+        if token is not None:
+            session = self.tokens.get(token)
+            if session is None:
+                out.error(peer, "bad_token", "That seat token is not known here (wrong, or the seat was freed).",
+                          ref="hello")
+            else:
+                out.add(Post(session, ("resume", peer, msg)))
+
+    def check_stake(self, peer: Peer, stake: int) -> None:
+        """May `peer` sit at a coin room of `stake`? A bot node without a profile
+        may (the house posts for it); a person needs a profile holding the stake.
+
+        Raises:
+            RoomError: `need_profile`, `insufficient_coins`, `store_failed`.
+        """
+        if peer.profile is None:
+            if peer.agent == "bot":
+                return
+            raise RoomError(
+                "need_profile",
+                f"A coin room (stake {stake}) needs a profile: say hello with your profile, or pick a practice room.",
+            )
+        assert self.keeper is not None
+        held = self.keeper.balance(peer.profile, failed="coin rooms cannot be joined now.")
+        if held < stake:
+            raise RoomError(
+                "insufficient_coins",
+                f"You hold {held} coins, less than the stake of {stake}; pick a smaller stake or a practice room.",
+            )
+
+    def _create(self, peer: Peer, msg: dict[str, Any]) -> None:
+        out = self.out
+        if peer.room is not None:
+            out.error(peer, "in_room", f"Leave room {peer.room.room.name!r} first.", ref="create")
+            return
+        game = GAMES.get(msg["game"])
+        seats = msg.get("seats", min(4, game.max_players) if game else 4)
+        if game is not None and peer.profile is None and seats > game.guest_max_players:
+            out.error(peer, "bad_room", f"A guest's room (no profile) seats up to {game.guest_max_players}.", ref="create")
+            return
+        stake = msg.get("stake", 0)
+        clock = msg.get("clock")
+        try:
+            if stake and msg.get("sit", True) and self.keeper is not None:
+                self.check_stake(peer, stake)
+            if clock is not None and clock not in CLOCKS:
+                raise RoomError("bad_room", f"The move clock is one of {', '.join(map(str, CLOCKS))} seconds.")
+            session = self.create_room(
+                msg["room"],
+                owner=peer,
+                game=msg["game"],
+                table=msg.get("table"),
+                seats=seats,
+                options=msg.get("options"),
+                clock=clock,
+                mode=msg.get("mode", "single"),
+                password=msg.get("password", ""),
+                bot_level=msg.get("bots", "medium"),
+                bot_delay=self.person_bot_delay if peer.agent == "person" else self.bot_delay,
+                stake=stake,
+            )
+        except RoomError as e:
+            out.error(peer, e.code, e.reason, ref="create")
+            return
+        typ = "join" if msg.get("sit", True) else "watch"
+        out.add(Post(session, (typ, peer, {"type": typ, "room": msg["room"], "password": msg.get("password", "")})))
+
+    # ------------------------------------------------------------ rooms
+
+    def create_room(
+        self,
+        name: str,
+        *,
+        owner: Peer | None = None,
+        auto_start: bool = False,
+        start_after: float | None = None,
+        rematch_after: float = 2.0,
+        seed: int | None = None,
+        first_directs: bool = False,
+        **settings: Any,
+    ) -> RoomSession:
+        """Make a room (its task starts: `StartRoom`). `seed` fixes the deals
+        (game k of the room is dealt from `seed + k - 1`; default: random).
+        `first_directs`: a room made by the host itself (no creating peer),
+        whose first peer to take a seat becomes its creator (`lanmatch play`).
+
+        Raises:
+            RoomError: `room_exists`, `too_many_rooms`, or `bad_room` (settings).
+        """
+        if name in self.rooms:
+            raise RoomError("room_exists", f"There is already a room {name!r}.")
+        if len(self.rooms) >= self.limits.max_rooms:
+            raise RoomError("too_many_rooms", f"This host holds {self.limits.max_rooms} rooms at most.")
+        settings.setdefault("bot_delay", self.bot_delay)
+        if settings.get("stake") and self.keeper is None:
+            raise RoomError("bad_room", "This host keeps no store, so it has practice rooms only (no stake).")
+        if settings.get("mode") == "daily":
+            opts = dict(settings.get("options") or {})
+            if "date" not in opts:
+                opts["date"] = self.today()
+            settings["options"] = opts
+        room = Room(name, owner=owner.id if owner else None, **settings)
+        session = RoomSession(self, room, auto_start=auto_start, start_after=start_after,
+                              rematch_after=rematch_after, seed=seed)
+        session.owner = owner
+        session.first_directs = first_directs and owner is None
+        self._open(session)
+        return session
+
+    def _open(self, session: RoomSession) -> None:
+        self.rooms[session.room.name] = session
+        self.out.add(StartRoom(session))
+        self.notify()
+
+    def drop_room(self, session: RoomSession) -> None:
+        if self.rooms.get(session.room.name) is session:
+            del self.rooms[session.room.name]
+            for t in [t for t, s in self.tokens.items() if s is session]:
+                del self.tokens[t]
+            self.notify()
+
+    def resume(self, record: Any, game: Any, now: float) -> RoomSession:
+        """The room of a stored match the host had not finished (a
+        `lanmatch.store.MatchRecord`), playing `game` (its deal and actions
+        replayed) from `now`: people's seats wait for their peers' tokens,
+        bots play on, every seat's clock starts in full now.
+
+        Raises: RoomError, ValueError, or the keeper's failure to read a
+        profile (a record this host cannot seat again: the caller abandons it).
+        """
+        s = record.settings
+        name = record.room or f"match {record.id}"
+        if name in self.rooms:
+            name = f"{name[:20]} #{record.id}"
+        room = Room(
+            name,
+            record.game,
+            record.table,
+            record.players,
+            options={k: v for k, v in record.options.items() if k != "mode"},
+            clock=s.get("clock"),
+            mode=record.options.get("mode", "single"),
+            password=s.get("password", ""),
+            bot_level=s.get("bot_level", "medium"),
+            bot_delay=float(s.get("bot_delay", self.bot_delay)),
+            stake=record.stake,
+        )
+        bots: dict[int, str] = {}
+        agents: dict[int, str] = {}
+        profile_of: dict[int, Any] = {}
+        for x in record.seats:
+            if x.token is not None and not x.left:  # a person (or a bot node) who comes back with its token
+                agent = "bot" if x.kind == "bot" else "person"
+                room.seats[x.seat] = Seat(x.name, x.token, agent, connected=False)
+                agents[x.seat] = agent
+                if x.profile_id is not None:
+                    profile_of[x.seat] = self.keeper.profile_by_id(x.profile_id)
+            else:  # a room bot, or the bot that plays for a player who left
+                bots[x.seat] = x.bot_level if x.kind == "bot" and x.bot_level else room.bot_level
+        ref = Referee(
+            record.game,
+            record.table,
+            record.players,
+            record.seed,
+            now=now,  # every seat's clock restarts in full
+            options=record.options,
+            clock=room.clock,
+            bots=bots,
+            agents=agents,
+            bot_delay=room.bot_delay,
+            first_seat=record.first_seat,
+            engine=game,
+        )
+        room.resume(ref, games=int(s.get("games", 1)), tally=s.get("tally"))
+        start_after = s.get("start_after")
+        session = RoomSession(
+            self,
+            room,
+            auto_start=bool(s.get("auto_start", False)),
+            start_after=None if start_after is None else float(start_after),
+            rematch_after=float(s.get("rematch_after", 2.0)),
+            seed=s.get("room_seed"),
+        )
+        stored = len(record.actions)  # the new referee's log[0] is action `stored`
+        session.match = Match(record.id, [x.kind for x in record.seats], stored=stored, base=stored)
+        session.profile_of = profile_of
+        session.awaited = set(agents)
+        for x in room.seats:
+            if x is not None:
+                self.tokens[x.token] = session
+        self._open(session)
+        self.out.log(INFO, "room %s: resumed match %d at action %d (%d seats wait for their peers)",
+                     name, record.id, stored, len(agents))
+        return session
+
+
+__all__ = ["Limits", "Lobby", "Peer", "TokenBucket"]

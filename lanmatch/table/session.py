@@ -1,0 +1,644 @@
+"""One room's session on the host, sans-I/O: its members, its games, its match in the store.
+
+How this works. A `RoomSession` owns one `Room` (seats, tokens, the
+`Referee` of the game being played) and the peers in it: who sits where,
+who watches, who directs the room. The host's task for the room
+(`lanmatch.net.host.RoomActor`) feeds it, and it answers with effects
+(`effects.py`) instead of doing anything itself:
+
+- `handle(type, peer, msg, now)`: one message from the room's inbox (`join`,
+  `watch`, `resume`, `leave`, `gone`, `resync`, `start`, `rematch`, `kick`,
+  `act`);
+- `deadline()`: when the room next has work without a message (the
+  referee's next clock, a headless room's start); then `wake(now)` for the
+  start timer and, while `timer_due(now)`, `due(now)` / `resolve(job,
+  action, now)` / `played(result, now)` for the referee's clocks (the task
+  runs a Hard bot's `Due.choose` on a worker thread between the two);
+  `tick(now)` does all of that inline (tests);
+- `flush_rest()`: after an `act`, the acting peer's view goes out first
+  (`Views` of that peer alone); the others' views follow when the task has
+  let the first one be written;
+- `fail()`: the referee failed (a bug of ours): the match is abandoned, the
+  room closed.
+
+A refused operation is answered (`error`, `rejected`) and changes nothing.
+With a store, every call to it goes through the lobby's `Keeper` (the host
+gives it `lanmatch.net.keeper.StoreKeeper`): the match is begun before a
+deal is sent, every action recorded before any view of the state it made,
+a leave charged before the seat is freed, the pot paid when the game ends.
+What happens when the store fails is the keeper's policy; the session does
+what its answers say (a `RoomError` refuses, a `Halt` stops the game).
+
+Nothing here reads a clock or does I/O: `now` is an argument (the host's
+`trio.current_time()`), tokens and seeds come from the lobby's `rng`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from lanmatch.protocol import view_to_wire
+from lanmatch.table.effects import INFO, WARNING, StopRoom, Views
+from lanmatch.table.referee import Due, Rejected
+from lanmatch.table.room import Room, RoomError
+
+if TYPE_CHECKING:
+    from lanmatch.table.lobby import Lobby, Peer
+
+
+@dataclass
+class Match:
+    """The stored match of the game a room is playing (a host with a store)."""
+
+    id: int
+    kinds: list[str]  # each seat's kind in the store: player, guest, bot
+    stored: int = 0  # its actions in the store
+    base: int = 0  # the store index of referee.log[0] (a resumed referee's log starts empty)
+
+
+@dataclass(frozen=True)
+class Halt:
+    """The keeper's verdict after the store failed under a running game: the
+    match was abandoned (`refunds`: its settlement, each player is told; None
+    when even that failed), and the room closes with the sentence `close`, or
+    (None) the game goes on unrecorded."""
+
+    refunds: Any = None
+    close: str | None = None
+
+
+class Keeper(Protocol):
+    """What a session asks of the host's store (`lanmatch.net.keeper.StoreKeeper`).
+
+    Every method is one short transaction. Failures never escape as the
+    store's errors: a refusal is a `RoomError` with a sentence (nothing
+    changed), and a failure the host lives with is logged and answered with
+    None (or a `Halt`), as the keeper's policy says.
+    """
+
+    def profile(self, name: str, key: str) -> tuple[Any, int, tuple[str, str] | None]: ...
+    def profile_by_id(self, profile_id: int) -> Any: ...
+    def balance(self, profile: Any, *, failed: str) -> int: ...
+    def begin(self, room: Room, profile_of: dict[int, Any], seed: int, settings: dict[str, Any]) -> Match: ...
+    def record(self, match: Match, entries: list[Any], room: Room) -> Halt | None: ...
+    def leave(self, match: Match, seat: int) -> int | None: ...
+    def finish(self, match: Match, outcome: dict[str, Any], room: str) -> Any: ...
+    def abandon(self, match: Match, room: str) -> Any: ...
+    def coins(self, profile: Any, change: int, reason: str, room: str, match: int | None) -> dict[str, Any] | None: ...
+
+
+class RoomSession:
+    """One room on the host. See the module docstring."""
+
+    def __init__(
+        self,
+        lobby: Lobby,
+        room: Room,
+        *,
+        auto_start: bool = False,
+        start_after: float | None = None,
+        rematch_after: float = 2.0,
+        seed: int | None = None,
+    ):
+        self.lobby = lobby
+        self.out = lobby.out
+        self.keeper: Keeper | None = lobby.keeper
+        self.room = room
+        self.seed = seed  # None: every deal from the lobby's rng; else game k is dealt from seed + k - 1
+        self.owner: Peer | None = None
+        self.first_directs = False  # the first peer to sit becomes the creator
+        self.auto_start = auto_start
+        self.start_after = start_after
+        self.rematch_after = rematch_after  # auto rooms: the pause between games
+        self._start_at: float | None = None
+        self.seated: dict[int, Peer] = {}
+        self.spectators: set[Peer] = set()
+        self.closed = False
+        self.actions = 0  # applied (for benchmarks and logs)
+        self._rest: Peer | None = None  # the others' views wait until this peer's went out
+        self.match: Match | None = None  # the store's side: the match being played
+        self.profile_of: dict[int, Any] = {}  # seat -> the profile sitting there
+        self.awaited: set[int] = set()  # a resumed table: seats whose peers have not come back yet
+        self.link: Any = None  # the I/O layer's handle on this room (the host's task); never used here
+
+    # ------------------------------------------------------------ the clocks
+
+    def opened(self, now: float) -> list[Any]:
+        """The room's task has started: a headless room's start timer runs from `now`."""
+        if self.auto_start and self.start_after is not None:
+            self._start_at = now + self.start_after
+        return self.out.drain()
+
+    def deadline(self) -> float:
+        """When the room has work to do without a message (`math.inf`: none)."""
+        ref = self.room.referee
+        d = ref.next_deadline() if ref is not None and self.room.state == "playing" else None
+        if self._start_at is not None and self.room.state != "playing":
+            d = self._start_at if d is None else min(d, self._start_at)
+        return math.inf if d is None else d
+
+    def wake(self, now: float) -> list[Any]:
+        """The start timer of a headless room, if due at `now`."""
+        if self._start_at is not None and now >= self._start_at and self.room.state != "playing":
+            if self.room.is_full() or (self.start_after is not None and self.seated):
+                self._auto_start(now)
+            elif self.start_after is not None:  # nobody to play with yet: look again later
+                self._start_at = now + self.start_after
+            else:  # wait until the seats are full (`_join` starts it)
+                self._start_at = None
+        return self.out.drain()
+
+    def timer_due(self, now: float) -> bool:
+        """True while one of the referee's clocks is due at `now`."""
+        ref = self.room.referee
+        if ref is None or self.room.state != "playing" or self.closed:
+            return False
+        d = ref.next_deadline()
+        return d is not None and d <= now
+
+    def due(self, now: float) -> Due | None:
+        """The referee's earliest due decision (see `Referee.due`)."""
+        return self.room.referee.due(now)
+
+    def resolve(self, job: Due | None, action: dict[str, Any] | None, now: float) -> tuple[int, dict[str, Any], str] | None:
+        """Apply what `job` decided at `now` (when it fell due; see `Referee.resolve`).
+
+        Raises: what the referee raises (our bug: the task calls `fail`).
+        """
+        if job is None:
+            return None
+        return self.room.referee.resolve(job, action, now)
+
+    def played(self, played: tuple[int, dict[str, Any], str] | None, now: float) -> list[Any]:
+        """After a `resolve`: the referee's notes logged and, if it played
+        something, the action stored and the new state sent."""
+        ref = self.room.referee
+        while ref.notes:
+            self.out.log(WARNING, "room %s: %s", self.room.name, ref.notes.pop(0))
+        if played is not None:
+            self.actions += 1
+            self._changed(now)
+        return self.out.drain()
+
+    def tick(self, now: float) -> list[Any]:
+        """Everything due at `now`, with every bot's decision made inline
+        (what the host's task does, without the worker thread)."""
+        effects = self.wake(now)
+        while self.timer_due(now):
+            job = self.due(now)
+            effects += self.played(self.resolve(job, job.choose() if job is not None else None, now), now)
+        return effects
+
+    def fail(self) -> list[Any]:
+        """The referee failed (a bug of ours): the stored match is abandoned
+        (the stakes go back), the members told, the room closed."""
+        self._abandon()
+        self._close("This table failed (a host bug, logged); sorry.")
+        return self.out.drain()
+
+    def flush_rest(self) -> list[Any]:
+        """The views held back after an `act` (everyone's but the actor's)."""
+        first, self._rest = self._rest, None
+        if first is not None:
+            self._views(skip=first)
+        return self.out.drain()
+
+    @property
+    def rest_pending(self) -> bool:
+        return self._rest is not None
+
+    # ------------------------------------------------------------ messages
+
+    def handle(self, typ: str, peer: Peer, msg: Any, now: float) -> list[Any]:
+        """One message from the room's inbox. A refusal is answered with an
+        `error` (or `rejected`) and changes nothing.
+
+        Raises: anything else is a bug of ours (the task logs it and answers
+        `internal`); the effects decided before it are in the lobby's outbox.
+        """
+        room = self.room
+        try:
+            if typ == "act":
+                self._act(peer, msg, now)
+            elif typ == "join":
+                self._join(peer, msg, now)
+            elif typ == "watch":
+                room.check_watch(msg.get("password"))
+                if peer.seat is not None:
+                    raise RoomError("in_room", "You have a seat here; leave it to watch.")
+                peer.room, peer.watching = self, True
+                self.spectators.add(peer)
+                self.out.tell(peer, "watching", room=room.name)
+                self._send_room()
+                self._views([peer])
+            elif typ == "resume":
+                self._resume(peer, msg["token"])
+            elif typ == "leave":
+                self._leave(peer, "You left the room.", now)
+            elif typ == "gone":
+                self._gone(peer, now)
+            elif typ == "resync":
+                self._snapshot(peer, now)
+            elif typ in ("start", "rematch"):
+                self._may_direct(peer, typ)
+                if typ == "rematch" and room.state != "over":
+                    raise RoomError("wrong_state", "There is no finished game to rematch.")
+                self._start(now)
+            elif typ == "kick":
+                self._may_direct(peer, "kick")
+                target = self.seated.get(msg["seat"])
+                if room.seats[msg["seat"]] is None:
+                    raise RoomError("bad_seat", f"Nobody sits at seat {msg['seat']}.")
+                if target is peer:
+                    raise RoomError("bad_seat", "Use leave to leave your own seat.")
+                if room.stake and room.state == "playing":
+                    raise RoomError("wrong_state", "Nobody is kicked out of a running coin game; wait for its end.")
+                self._free(msg["seat"], now)
+                if target is not None:
+                    self._detach(target)
+                    self.out.tell(target, "left", room=room.name, reason="The room's creator kicked you.")
+                self._send_room()
+        except RoomError as e:
+            self.out.error(peer, e.code, e.reason, ref=typ)
+        return self.out.drain()
+
+    def _may_direct(self, peer: Peer, what: str) -> None:
+        """The creator directs the room while connected; else any seated peer may."""
+        owner = self.owner
+        if owner is not None and not owner.closed and owner.room is self:
+            if owner is not peer:
+                raise RoomError("not_creator", f"Only the room's creator may {what}.")
+            return
+        if peer.seat is None:
+            raise RoomError("not_creator", f"Take a seat to {what}.")
+
+    def _join(self, peer: Peer, msg: dict[str, Any], now: float) -> None:
+        if peer.seat is not None:
+            raise RoomError("in_room", f"You already sit at seat {peer.seat}.")
+        p = peer.profile
+        if p is not None and any(q.id == p.id and self.room.seats[s] is not None for s, q in self.profile_of.items()):
+            raise RoomError("profile_seated", f"The profile {p.name!r} already sits at this table.")
+        if self.room.stake:
+            self.room.check_watch(msg.get("password"))  # a wrong password says so first
+            self.lobby.check_stake(peer, self.room.stake)
+        seat, token = self.room.join(
+            peer.name or "?", self.lobby.rng, agent=peer.agent, seat=msg.get("seat"), password=msg.get("password")
+        )
+        if p is not None:
+            self.profile_of[seat] = p
+        self.spectators.discard(peer)
+        peer.room, peer.seat, peer.watching = self, seat, False
+        self.seated[seat] = peer
+        if self.first_directs:
+            self.owner, self.first_directs = peer, False
+        self.lobby.tokens[token] = self
+        self.out.tell(peer, "seated", room=self.room.name, seat=seat, token=token)
+        self._send_room()
+        self.lobby.notify()
+        if self.auto_start and self.room.is_full() and self.room.state != "playing":
+            self._auto_start(now)
+
+    def _resume(self, peer: Peer, token: str) -> None:
+        seat = self.room.seat_of_token(token)
+        if seat is None or peer.room is not None:
+            self.out.error(peer, "bad_token", "That seat token is not known here (wrong, or the seat was freed).",
+                           ref="hello")
+            return
+        old = self.seated.get(seat)
+        if old is not None and old is not peer:
+            old.room, old.seat = None, None
+            self.out.error(old, "replaced", "Your seat was taken over by a newer connection with its token.", fatal=True)
+        peer.room, peer.seat = self, seat
+        self.seated[seat] = peer
+        self.awaited.discard(seat)
+        self.room.set_connected(seat, True)
+        x = self.room.seats[seat]
+        if x is not None:
+            x.agent = peer.agent
+        self.out.tell(peer, "seated", room=self.room.name, seat=seat, token=token)
+        self._send_room()
+        self._views([peer])
+
+    def _detach(self, peer: Peer) -> None:
+        if peer.seat is not None and self.seated.get(peer.seat) is peer:
+            del self.seated[peer.seat]
+        self.spectators.discard(peer)
+        peer.room, peer.seat, peer.watching = None, None, False
+
+    def _free(self, seat: int, now: float) -> None:
+        """Free a seat; a person leaving a running game leaves the stored match
+        first (in a coin game: the stake forfeited, the fee charged, told).
+
+        Raises:
+            RoomError: `store_failed` (nothing changed: the seat is kept).
+        """
+        room = self.room
+        x = room.seats[seat]
+        fee = None
+        if x is not None and room.state == "playing" and self.match is not None and self.match.kinds[seat] != "bot":
+            fee = self.keeper.leave(self.match, seat)
+        if x is not None:
+            self.lobby.tokens.pop(x.token, None)
+        profile = self.profile_of.pop(seat, None)
+        peer = self.seated.get(seat)
+        if fee is not None and room.stake and profile is not None and peer is not None:
+            self._tell_coins(peer, profile, -fee, "fee", self.match.id)
+        room.leave(seat, now)
+        self.lobby.notify()
+
+    def _leave(self, peer: Peer, reason: str, now: float) -> None:
+        if peer.seat is not None:
+            self._free(peer.seat, now)
+        self._detach(peer)
+        self.out.tell(peer, "left", room=self.room.name, reason=reason)
+        if self.owner is peer:
+            self.owner = None
+        self._send_room()
+        self._maybe_close()
+
+    def _gone(self, peer: Peer, now: float) -> None:
+        """The peer's connection ended: it keeps its seat (the clock plays for it)."""
+        if peer.seat is not None and self.seated.get(peer.seat) is peer:
+            seat = peer.seat
+            del self.seated[seat]
+            if self.room.state == "playing":
+                self.room.set_connected(seat, False)
+            else:  # nothing to keep between games
+                self._free(seat, now)
+        self.spectators.discard(peer)
+        peer.room = None
+        self._send_room()
+        self._maybe_close()
+
+    def _act(self, peer: Peer, msg: dict[str, Any], now: float) -> None:
+        room = self.room
+        ref = room.referee
+        if peer.seat is None:
+            self.out.tell(peer, "rejected", code="not_seated", reason="Spectators cannot act; join a seat.", state_id=None)
+            return
+        if "seat" in msg and msg["seat"] != peer.seat:
+            self.out.tell(
+                peer,
+                "rejected",
+                code="not_your_seat",
+                reason=f"You sit at seat {peer.seat}; you cannot act for seat {msg['seat']}.",
+                state_id=ref.state_id if ref else None,
+            )
+            return
+        if ref is None or room.state != "playing":
+            self.out.tell(peer, "rejected", code="no_game", reason="No game is being played here.",
+                          state_id=ref.state_id if ref else None)
+            return
+        try:
+            ref.act(peer.seat, msg["action"], msg["state_id"], now)
+        except Rejected as e:
+            self.out.tell(peer, "rejected", code=e.code, reason=e.reason, state_id=ref.state_id)
+            return
+        peer.bucket.refund()
+        self.actions += 1
+        self._changed(now, first=peer)
+
+    # ------------------------------------------------------------ closing
+
+    def _close(self, reason: str) -> None:
+        """Tell the members why, and close the room."""
+        for p in [*self.seated.values(), *self.spectators]:
+            self.out.tell(p, "left", room=self.room.name, reason=reason)
+            self._detach(p)
+        self._stop()
+
+    def _maybe_close(self) -> None:
+        """A room nobody uses any more (no person seated, no spectator) goes away,
+        unless it was made by the host itself (auto rooms stay)."""
+        if self.auto_start or self.seated or self.spectators or self.room.state == "playing":
+            return
+        if any(x is not None for x in self.room.seats):
+            return
+        self._stop()
+
+    def _stop(self) -> None:
+        self.closed = True
+        self.lobby.drop_room(self)
+        self.out.add(StopRoom(self))
+
+    # ------------------------------------------------------------ games
+
+    def _auto_start(self, now: float) -> None:
+        """A headless room's start: a refusal is logged and tried again later."""
+        try:
+            self._start(now)
+        except RoomError as e:
+            self.out.log(WARNING, "room %s: cannot start: %s", self.room.name, e.reason)
+            self._start_at = now + max(1.0, self.rematch_after)
+
+    def _start(self, now: float) -> None:
+        """Raises: RoomError `wrong_state`, or (a host with a store) the refusals of `_begin`."""
+        room = self.room
+        if room.state == "playing":
+            raise RoomError("wrong_state", f"Room {room.name!r} is already playing.")
+        seed = self.lobby.rng.getrandbits(63) if self.seed is None else self.seed + room.games
+        if self.keeper is not None:
+            self._begin(seed, now)
+        room.start(now, seed)
+        self._start_at = None
+        self.out.log(INFO, "room %s: game %d started (%s%s)", room.name, room.games, room.table or room.game,
+                     f", match {self.match.id}" if self.match is not None else "")
+        self._send_room()
+        self._views()
+        self.lobby.notify()
+        if room.stake and self.match is not None:
+            for s, kind in enumerate(self.match.kinds):
+                peer, profile = self.seated.get(s), self.profile_of.get(s)
+                if kind == "player" and peer is not None and profile is not None:
+                    self._tell_coins(peer, profile, -room.stake, "stake", self.match.id)
+
+    def _begin(self, seed: int, now: float) -> None:
+        """Store the match about to be dealt from `seed` (the stakes of a coin
+        room posted in the same transaction). A player who no longer holds the
+        stake (they played elsewhere meanwhile) loses the seat first.
+
+        Raises:
+            RoomError: `insufficient_coins` (those seats were freed), or
+                `store_failed` (nothing was stored; the game does not start).
+        """
+        keeper, room = self.keeper, self.room
+        if room.stake:
+            short = []
+            for s, p in sorted(self.profile_of.items()):
+                held = keeper.balance(p, failed="the game did not start.")
+                if held < room.stake and room.seats[s] is not None:
+                    short.append((s, p, held))
+            for s, _, held in short:
+                peer = self.seated.get(s)
+                self._free(s, now)  # not playing: nothing to store
+                if peer is not None:
+                    self._detach(peer)
+                    self.out.tell(peer, "left", room=room.name,
+                                  reason=f"You hold {held} coins, less than the stake of {room.stake}, so you lost your seat.")
+            if short:
+                self._send_room()
+                names = ", ".join(p.name for _, p, _ in short)
+                raise RoomError("insufficient_coins", f"{names} no longer held the stake of {room.stake}: seat(s) freed.")
+        settings = {
+            "clock": room.clock,
+            "bot_level": room.bot_level,
+            "bot_delay": room.bot_delay,
+            "password": room.password,
+            "auto_start": self.auto_start,
+            "start_after": self.start_after,
+            "rematch_after": self.rematch_after,
+            "room_seed": self.seed,
+            "games": room.games + 1,
+            "tally": room.next_tally(),
+        }
+        self.match = keeper.begin(room, self.profile_of, seed, settings)
+
+    def _changed(self, now: float, first: Peer | None = None) -> None:
+        """After every applied action: the store records it, then every member
+        gets the new state. The peer who acted gets it first; the others' views
+        follow from `flush_rest` before anything else happens in the room."""
+        if not self._record():
+            return
+        if first is not None and first.seat is not None:
+            self._views([first])
+            self._rest = first
+        else:
+            self._views()
+        room = self.room
+        if room.game_ended():
+            self.out.log(INFO, "room %s: game %d over: %s", room.name, room.games, room.referee.outcome["winners"])
+            self._finish()
+            if self.auto_start:
+                for s in list(range(room.n)):
+                    if room.seats[s] is not None and s not in self.seated:
+                        self._free(s, now)
+                # the next game: when the seats are full again (those who stay,
+                # and newcomers), or after start_after with bots
+                self._start_at = now + (
+                    self.rematch_after if self.start_after is None else max(self.rematch_after, self.start_after)
+                )
+            elif self.awaited:
+                # a resumed table's seats whose peers never came back are freed
+                # (as if they had gone between games): nobody left, it closes
+                for s in sorted(self.awaited):
+                    if room.seats[s] is not None and s not in self.seated:
+                        self._free(s, now)
+                self.awaited.clear()
+                self._maybe_close()
+            self._send_room()
+            self.lobby.notify()
+
+    # ------------------------------------------------------------ the store
+
+    def _record(self) -> bool:
+        """Store the referee's new actions (before anyone is sent the state
+        they made). False when a store failure closed the room."""
+        m, ref = self.match, self.room.referee
+        if m is None or ref is None:
+            return True
+        new = ref.log[m.stored - m.base:]
+        if not new:
+            return True
+        halt = self.keeper.record(m, new, self.room)
+        if halt is None:
+            return True
+        self.match = None
+        self._refunds(m, halt.refunds)
+        if halt.close is None:  # the game goes on unrecorded
+            return True
+        self._close(halt.close)
+        return False
+
+    def _abandon(self) -> None:
+        """Abandon the stored match of the game being played: every stake goes
+        back (each player told: `coins`, reason `refund`), unless the store
+        refused too: the match stays live with its pot, resumed at the next start."""
+        m, self.match = self.match, None
+        if m is not None:
+            self._refunds(m, self.keeper.abandon(m, self.room.name))
+
+    def _refunds(self, m: Match, settlement: Any) -> None:
+        if settlement is not None and self.room.stake:
+            for s, kind in enumerate(m.kinds):
+                peer, profile = self.seated.get(s), self.profile_of.get(s)
+                if kind == "player" and peer is not None and profile is not None:
+                    self._tell_coins(peer, profile, settlement.paid(profile.id), "refund", m.id)
+
+    def _finish(self) -> None:
+        """The game ended: settle the stored match (the pot paid, the stats
+        written, one transaction) and tell each player of a coin game."""
+        m, ref = self.match, self.room.referee
+        if m is None or ref is None:
+            return
+        self.match = None
+        settlement = self.keeper.finish(m, ref.outcome, self.room.name)
+        if settlement is None or not self.room.stake:
+            return
+        winners = ref.outcome.get("winners") or []
+        for s, kind in enumerate(m.kinds):
+            peer, profile = self.seated.get(s), self.profile_of.get(s)
+            if kind == "player" and peer is not None and profile is not None:
+                reason = "win" if s in winners else ("loss" if winners else "draw")
+                self._tell_coins(peer, profile, settlement.paid(profile.id), reason, m.id)
+
+    def _tell_coins(self, peer: Peer, profile: Any, change: int, reason: str, match: int | None) -> None:
+        """A `coins` message (only to a peer that brought a profile: others may not know the type)."""
+        if peer.profile is None:
+            return
+        msg = self.keeper.coins(profile, change, reason, self.room.name, match)
+        if msg is not None:
+            self.out.send(peer, msg)
+
+    # ------------------------------------------------------------ telling
+
+    def members(self) -> list[Peer]:
+        return [*self.seated.values(), *self.spectators]
+
+    def _views(self, only: list[Peer] | None = None, skip: Peer | None = None) -> None:
+        if self.room.referee is None:
+            return
+        targets = only if only is not None else [p for p in (*self.seated.values(), *self.spectators) if p is not skip]
+        if targets:
+            self.out.add(Views(self, targets))
+
+    def view_message(self, seat: int | None, now: float) -> dict[str, Any]:
+        """The `view` message of `seat` (None: a spectator's) for the current
+        state, with the time left on each clock at `now`."""
+        ref = self.room.referee
+        assert ref is not None
+        if seat is None:
+            view, legal = ref.spectator_view(), []
+        else:
+            view, legal = ref.view(seat), ref.legal(seat)
+        return {
+            "type": "view",
+            "room": self.room.name,
+            "state_id": ref.state_id,
+            "view": view_to_wire(view),
+            "legal": legal,
+            "timers": ref.timers(now),
+            "autopilot": ref.autopilot(),
+        }
+
+    def _send_room(self) -> None:
+        msg = {"type": "room", "room": self.public()}
+        for p in [*self.seated.values(), *self.spectators]:
+            self.out.send(p, msg)
+
+    def public(self) -> dict[str, Any]:
+        info = self.room.public(len(self.spectators))
+        owner = self.owner
+        info["creator"] = owner.seat if owner is not None and owner.room is self else None
+        return info
+
+    def _snapshot(self, peer: Peer, now: float) -> None:
+        view = None
+        if self.room.referee is not None:
+            view = self.view_message(peer.seat, now)
+            del view["type"]
+        self.out.tell(peer, "snapshot", room=self.public(), seat=peer.seat, view=view)
+
+
+__all__ = ["Halt", "Keeper", "Match", "RoomSession"]
