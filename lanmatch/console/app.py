@@ -89,7 +89,7 @@ def player_name(given: str | None) -> str:
 def profile_file_for(name: str) -> Path:
     """Where the profile of a name other than the saved one's is kept:
     `$XDG_CONFIG_HOME/lanmatch/profiles/<name>-<hash>.json`."""
-    from lanmatch.store.paths import config_dir
+    from lanmatch.net.profile import config_dir
 
     folded = " ".join(name.split()).casefold()
     slug = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")[:24] or "profile"
@@ -108,7 +108,7 @@ def join_profile(given: str | None) -> tuple[dict[str, str] | None, str, str]:
     then plays practice rooms only).
     """
     from lanmatch.net.profile import ensure_profile, load_profile
-    from lanmatch.store.errors import BadName, StoreError
+    from lanmatch.net.profile import BadName, StoreError
 
     name = player_name(given)
     try:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lanmatch.store.db import check_name
-from lanmatch.store.errors import StoreError
+from lanmatch.store.errors import BadName, StoreError
 from lanmatch.store.paths import config_dir
 
 FILE_NAME = "profile.json"
@@ -118,4 +118,10 @@ def ensure_profile(name: str | None = None, path: str | os.PathLike[str] | None 
     return made
 
 
-__all__ = ["FILE_NAME", "LocalProfile", "ProfileFileError", "ensure_profile", "load_profile", "profile_path", "save_profile"]
+# BadName, StoreError and config_dir are re-exported: what the console needs of
+# the store for a player's own profile comes through here (the console imports
+# net/, never the host's store package).
+__all__ = [
+    "FILE_NAME", "BadName", "LocalProfile", "ProfileFileError", "StoreError", "config_dir", "ensure_profile",
+    "load_profile", "profile_path", "save_profile",
+]
