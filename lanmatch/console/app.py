@@ -107,8 +107,7 @@ def join_profile(given: str | None) -> tuple[dict[str, str] | None, str, str]:
     Without a profile (`None`) the note says why, in a few words (the console
     then plays practice rooms only).
     """
-    from lanmatch.net.profile import ensure_profile, load_profile
-    from lanmatch.net.profile import BadName, StoreError
+    from lanmatch.net.profile import BadName, StoreError, ensure_profile, load_profile
 
     name = player_name(given)
     try:
