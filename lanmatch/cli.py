@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
             f"\nErrors never show as a traceback: they are written to {log_file}"
         ),
     )
-    play.add_argument("--game", choices=GAMES, default="colormatch", help=_games_help())
+    play.add_argument("--game", choices=GAMES, default=next(iter(GAMES)), help=_games_help())
     play.add_argument(
         "--table",
         choices=TABLES,
@@ -150,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument("--no-mdns", action="store_true", help="do not advertise (HOST:PORT only)")
     host.add_argument("--room", default=None, metavar="NAME", help="pre-create a room for headless matches")
-    host.add_argument("--game", choices=GAMES, default="colormatch", help="the --room's game (default colormatch)")
+    host.add_argument("--game", choices=GAMES, default=next(iter(GAMES)), help="the --room's game: " + _games_help())
     host.add_argument("--table", choices=TABLES, default=None, help="the --room's table (default classic)")
     host.add_argument("--seats", type=int, default=4, metavar="N", help="the --room's seats (default 4)")
     host.add_argument("--clock", type=_seconds, default=None, metavar="S", help="the --room's move clock in seconds")
@@ -237,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
             "  lanmatch sim --game dominoes --players 3 --bots medium --games 200"
         ),
     )
-    sim.add_argument("--game", choices=GAMES, default="colormatch", help=_games_help())
+    sim.add_argument("--game", choices=GAMES, default=next(iter(GAMES)), help=_games_help())
     sim.add_argument("--table", choices=TABLES, default=None, help="the game's table (Color Match: default classic)")
     sim.add_argument("--players", type=int, default=4, metavar="N", help="seats: 2-6, Dominoes 2-4 (default 4)")
     sim.add_argument(
