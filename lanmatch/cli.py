@@ -13,7 +13,6 @@ from lanmatch import __version__
 from lanmatch.rules import GAMES, get_game
 
 
-
 class _NamedTables:
     """The --table choices: the tables of the games that name theirs (read live)."""
 
