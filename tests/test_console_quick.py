@@ -337,8 +337,10 @@ def test_a_bot_choosing_an_illegal_action_does_not_end_the_game(tmp_path, monkey
     q = QuickGame("colormatch", "classic", 3, "medium", 3, out=io.StringIO(), asker=Script([]), pause=0)
     for bot in q.bots.values():
         bot.choose = lambda view, legal: {"type": "dance"}
-    to_seat0(q.g)
-    q.g.act(0, q.g.legal_actions(0)[0])
+    g = q.g
+    to_seat0(g)
+    g.act(0, g.legal_actions(0)[0])
+    q.g = g  # the referee takes the game over as it now stands (the same bots)
     step = q.g.view(0)["step"]
     q.step()  # a bot's turn: its bad choice is logged and its first legal action played
     assert q.g.view(0)["step"] == step + 1
