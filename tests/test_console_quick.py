@@ -9,7 +9,9 @@ prompt_toolkit loop is driven headlessly (`create_pipe_input` +
 from __future__ import annotations
 
 import io
+import os
 import re
+import subprocess
 import sys
 
 import pytest
@@ -22,12 +24,13 @@ from _console import (
     rigged,
     to_seat0,
 )
+from _declared import testtable  # noqa: F401 (a fixture)
 
 from lanmatch import cli
 from lanmatch.console import quick
 from lanmatch.console.quick import BadInput, QuickGame, parse_choice, run_quick
 from lanmatch.console.render import render_table
-from lanmatch.rules import new_game
+from lanmatch.rules import GAMES, new_game
 from lanmatch.rules.cards import PALETTES, describe
 
 TABLES = ("classic", "standard", "toll", "daynight", "siege", "cards")
@@ -476,3 +479,45 @@ def test_line_mode_in_a_real_terminal_shows_the_hand_and_top_card_and_they_chang
         assert "You played" in after
         t.keys("q", "Enter")
         t.wait_for_exit_line("You left the table. Bye!")
+
+
+# ------------------------------------------------------------------ whole games through a pipe
+
+
+def _piped(lines: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "lanmatch", "play", "--lines", "--fast", *args],
+        input=lines, capture_output=True, text=True, timeout=120,
+    )
+
+
+@pytest.mark.parametrize("game, table", [(g, t) for g in GAMES for t in GAMES[g].tables])
+def test_line_mode_plays_a_whole_game_at_every_table_through_a_pipe(game, table):
+    """`lanmatch play --lines < moves`: the person types 1 (or Enter, which
+    lets a last-card window go) until the game is over, at every table of
+    every game the registry declares."""
+    args = ["--game", game, "--seed", "4", "--seats", "3", "--bots", "easy"]
+    if GAMES[game].named_tables:
+        args += ["--table", table]
+    out = _piped("\n1\n" * 800, *args)
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"(Game|Match) over", out.stdout), out.stdout[-2000:]
+    assert "Thanks for playing." in out.stdout and "Traceback" not in out.stdout + out.stderr
+
+
+@pytest.mark.usefixtures("testtable")
+def test_line_mode_plays_a_table_declared_in_a_test_through_a_pipe(monkeypatch):
+    """A table the console never heard of: its help is its declaration's,
+    its last-card windows are timed because it says so."""
+    read, write = os.pipe()
+    os.write(write, b"?\n" + b"\n1\n" * 800)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        monkeypatch.setattr(sys, "stdin", pipe)
+        out = io.StringIO()
+        rc = run_quick("colormatch", "testtable", 3, "easy", 4, fast=True, out=out, asker=quick.LineAsker(out))
+    text = out.getvalue()
+    assert rc == 0 and "Game over" in text and "Thanks for playing." in text, text[-2000:]
+    assert "Classic piles, with last-card calls timed as at Color Cards." in text
+    assert "The full rules of this table: docs/rules/testtable.md" in text
+    assert "did not call last card: catch!" in text or "missed the last-card call" in text
