@@ -464,7 +464,7 @@ def test_line_mode_says_clock_and_lan_need_the_full_console_in_one_line_each(mon
 
 @NEED_TMUX
 def test_line_mode_in_a_real_terminal_shows_the_hand_and_top_card_and_they_change(tmp_path):
-    """`lanmatch play --lines`: the line console (engine in-process) in tmux."""
+    """`lanmatch play --lines`: the line console (the referee in-process) in tmux."""
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path), "TERM": "xterm-256color", "LANG": "C.UTF-8"}
     with Tmux(f"{sys.executable} -m lanmatch play --lines --fast --seed 3", env, width=100, height=30) as t:
         before = t.wait_for(lambda s: "Your move [" in s)

@@ -31,6 +31,13 @@ Timers (recomputed after every change by `_rearm`):
 - out-of-turn chances of room bots and autopilot seats (a call, a catch, a
   jump-in) are offered once per state, `bot_delay` after it arose; a room bot
   may let it pass (`declines`).
+- timers due together fire in this order: a window owner's call (its chance,
+  or its move when it holds the turn: the move is its chance to call), the
+  other chances in seat order, the ends of timed windows, then the turn.
+
+The host's room task drives a referee in real time; `lanmatch sim`
+(`lanmatch/sim.py`) and the line mode (`lanmatch/console/quick.py`) drive
+the same class on a virtual clock, with `bot_delay` and `call_window` 0.
 
 Raises `Rejected(code, reason)` for refused actions; the state is unchanged.
 """
