@@ -25,7 +25,8 @@ a bot's move, an out-of-turn chance (a call, a catch, a jump-in; a bot may let
 it pass with `Bot.declines`) or the end of a timed window (`expire`). Bots
 move at once (`bot_delay` 0) and a timed last-card window ends as soon as
 every seat has had its chance at it (`call_window` 0): the referee orders
-timers that fall due together as chances, then window ends, then the turn.
+timers that fall due together as a window owner's call, other chances, window
+ends, then the turn.
 `SimConfig.bot_delay` and `call_window` give the clock other figures (the
 host's 3 s windows: `call_window=3.0`); no real time passes either way.
 

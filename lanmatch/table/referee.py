@@ -48,7 +48,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from lanmatch.bots import make_bot
+from lanmatch.bots import Bot, make_bot
 from lanmatch.rules import IllegalAction, get_game, new_game
 
 KEEP_WINDOW = 6.0
@@ -400,7 +400,8 @@ class Referee:
         self._views = {}
         step = self.state_id
         for seat, bot in self.bots.items():
-            bot.observe(self.view(seat))
+            if type(bot).observe is not Bot.observe:  # the base bot (Easy) keeps nothing: no view to build
+                bot.observe(self.view(seat))
         for seat, bot in self.standins.items():
             if seat not in self.bots:
                 bot.observe(self.view(seat))
