@@ -335,6 +335,24 @@ def test_standard_a_call_let_pass_is_left_to_the_next_player():
     assert q.g.view(0)["windows"] == []
 
 
+def test_a_bot_keeping_the_turn_with_one_card_calls_before_the_person_may_catch_it():
+    """Two seats at `standard`: Bot 1's Skip leaves it one card and the turn.
+    As at the host, the window's owner has the first chance at its own call:
+    the person is not offered a catch of a bot that has not yet had it."""
+    out = io.StringIO()
+    q = QuickGame("colormatch", "standard", 2, "medium", 1, out=out, asker=Script([]), pause=0)
+    hands = [["R1", "R2", "R3", "R4", "R5", "G1", "G2"], ["R1", "R2", "R3", "R4", "R5", "RS", "Y7"]]
+    q.g = rigged("standard", hands, "R8", first=1)
+    for card in ("R1", "R2", "R3", "R4", "R5"):
+        q._act(1, {"type": "play", "card": card})
+        q._act(0, {"type": "play", "card": card})
+    q.step()  # Bot 1 plays its Skip: one card left, its turn again
+    assert q.g.view(0)["windows"] == [{"seat": 1, "call": True, "catch": True}] and q.g.view(0)["turn"] == 1
+    q.step()  # its call comes first (the Script would end the input if the person were asked)
+    assert "Bot 1 (medium) called last card" in out.getvalue()
+    assert "did not call last card" not in out.getvalue()
+
+
 def test_a_bot_choosing_an_illegal_action_does_not_end_the_game(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     q = QuickGame("colormatch", "classic", 3, "medium", 3, out=io.StringIO(), asker=Script([]), pause=0)

@@ -373,8 +373,8 @@ class QuickGame:
         view = self.referee.view(0)
         if 0 not in view["to_act"]:
             return False
-        if job is not None and job.timer.kind == "chance" and self._windows().get(job.timer.seat, {}).get("call"):
-            return False  # a bot's own call comes first
+        if job is not None and job.action is None and self._windows().get(job.timer.seat, {}).get("call"):
+            return False  # a bot with its own call open comes first (out of turn, or in its turn)
         own_call, catchable = self._chances()
         return bool(own_call or catchable) or job is None
 
