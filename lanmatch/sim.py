@@ -55,7 +55,7 @@ class SimConfig:
     """What to simulate. `bots` holds one level per seat."""
 
     game: str = "colormatch"
-    table: str = "classic"
+    table: str | None = "classic"  # None: the game's default table
     players: int = 4
     bots: tuple[str, ...] = ("medium",) * 4
     games: int = 100
