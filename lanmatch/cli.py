@@ -118,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", default=None, help="your name at the table (default: your login name)")
     play.add_argument("--seed", type=int, default=None, metavar="N", help="deal from this seed: same seed, same deal (default random)")
     play.add_argument("--fast", action="store_true", help="no pause before the bots' moves")
-    play.add_argument("--lines", action="store_true", help="the line-by-line console (engine in-process, no clock, no network)")
+    play.add_argument("--lines", action="store_true", help="the line-by-line console (the host's referee in-process, no clock, no network)")
 
     host = sub.add_parser(
         "host",
@@ -228,13 +228,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser(
         "sim",
-        help="bot-vs-bot simulation on the engine alone",
+        help="bot-vs-bot simulation through the host's referee, on a virtual clock",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=(
-            "Bot-vs-bot simulation on the rules engine alone (no network): plays N\n"
-            "games and prints, per seat, the bot level, wins, win share with a 95%\n"
-            "Wilson interval, average score and average turns, plus the average game\n"
-            "length in steps. A shared win counts 1/k for each of its k winners.\n"
+            "Bot-vs-bot simulation (no network): plays N games, each one the host's\n"
+            "referee with a bot in every seat on a virtual clock, and prints, per seat,\n"
+            "the bot level, wins, win share with a 95% Wilson interval, average score\n"
+            "and average turns, plus the average game length in steps. A shared win\n"
+            "counts 1/k for each of its k winners.\n"
             "Game i is a function of --seed and i, so results are the same for any\n"
             "--jobs. The first seat is drawn from each game's seed."
         ),
@@ -362,7 +363,7 @@ def _join(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def _sim(args: argparse.Namespace) -> int:
-    """`lanmatch sim`: bot-only games on the engine, a progress bar, a table (or JSON)."""
+    """`lanmatch sim`: bot-only games through the referee, a progress bar, a table (or JSON)."""
     import json
 
     from lanmatch import sim

@@ -1,4 +1,4 @@
-"""Bot-vs-bot simulation on the engine alone (`lanmatch sim`, SPEC section 7).
+"""Bot-vs-bot simulation through the host's referee (`lanmatch sim`, SPEC section 7).
 
     from lanmatch.sim import SimConfig, Runner, summarize
     config = SimConfig(table="classic", players=4, bots=("hard", "medium", "medium", "medium"),
@@ -9,20 +9,26 @@
     result = summarize(config, runner.tally)
 
 How this works. Game `i` of a run is fully determined by the run's seed and
-`i`: the engine's seed and every bot's seed are derived from them, and the
-engine picks the first seat from its seed (so the first seat rotates at
-random over the run). Games are split into ranges of indices; each range is
-played by one worker process and returns integer totals (wins are counted in
-sixtieths so that shared wins, 1/k each for k winners, stay exact). The sum of
-integers does not depend on how the ranges were split, so the results are the
-same for any number of jobs.
+`i`: it is dealt from `game_seed(seed, i)`, and the referee derives every
+bot's seed from that (so the first seat, drawn by the engine from its seed,
+rotates at random over the run). Games are split into ranges of indices; each
+range is played by one worker process and returns integer totals (wins are
+counted in sixtieths so that shared wins, 1/k each for k winners, stay exact).
+The sum of integers does not depend on how the ranges were split, so the
+results are the same for any number of jobs.
 
-The host's part is played here too: when several seats may act (a last-card
-window, a jump-in), the window's owner is asked first, then the other seats
-in turn order, then the seat whose turn it is; a bot may let an out-of-turn
-chance pass (`Bot.declines`). At `cards`, a call left unmade is expired for the
-bot without penalty and opens the catch window, which is expired when nobody
-catches (SPEC section 5: bots that forget are not penalised by themselves).
+The host's part is the host's own: each game is a `lanmatch.table.Referee`,
+the object a host's room task drives, with a room bot in every seat. Only the
+clock differs: it is virtual. `now` starts at 0 and jumps to
+`referee.next_deadline()`, where `tick(now)` fires the timer that fell due:
+a bot's move, an out-of-turn chance (a call, a catch, a jump-in; a bot may let
+it pass with `Bot.declines`) or the end of a timed window (`expire`). Bots
+move at once (`bot_delay` 0) and a timed last-card window ends as soon as
+every seat has had its chance at it (`call_window` 0): the referee orders
+timers that fall due together as a window owner's call, other chances, window
+ends, then the turn.
+`SimConfig.bot_delay` and `call_window` give the clock other figures (the
+host's 3 s windows: `call_window=3.0`); no real time passes either way.
 
 Nothing here prints or reads files: the CLI renders what `summarize` returns.
 """
@@ -36,8 +42,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lanmatch.bots import LEVELS, Bot, make_bot
-from lanmatch.rules import new_game
+from lanmatch.bots import LEVELS
+from lanmatch.rules import get_game
+from lanmatch.table.referee import Referee
 
 SHARE = 60  # wins are counted in sixtieths: 1/k of a win for k <= 6 sharers is exact
 MAX_STEPS = 5000  # a game still running after this many actions is cut off (counted, no winner)
@@ -48,17 +55,23 @@ class SimConfig:
     """What to simulate. `bots` holds one level per seat."""
 
     game: str = "colormatch"
-    table: str = "classic"
+    table: str | None = "classic"  # None: the game's default table
     players: int = 4
     bots: tuple[str, ...] = ("medium",) * 4
     games: int = 100
     seed: int = 1
     options: dict[str, Any] = field(default_factory=dict)
+    bot_delay: float = 0.0  # virtual seconds before a bot's move or chance
+    call_window: float = 0.0  # virtual seconds of a timed last-card window
 
     def check(self) -> None:
         """Raises:
-        ValueError: a bot level, player count or game count that cannot run.
+        ValueError: an unknown game or table, a bot level, player count or
+            game count that cannot run.
         """
+        game = get_game(self.game)
+        if game.named_tables:
+            game.table(self.table)
         if self.games < 1:
             raise ValueError(f"--games must be at least 1, not {self.games}")
         if len(self.bots) != self.players:
@@ -66,9 +79,15 @@ class SimConfig:
         for level in self.bots:
             if level not in LEVELS:
                 raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")
-        low, high = (2, 4) if self.game == "dominoes" else (2, 6)
-        if not low <= self.players <= high:
-            raise ValueError(f"{self.game} seats {low} to {high} players, not {self.players}")
+        if not game.seats_ok(self.players):
+            raise ValueError(f"{game.title} seats {game.min_players} to {game.max_players} players, not {self.players}")
+
+    @property
+    def table_name(self) -> str | None:
+        """The table as the referee (and a room) names it: None for a game
+        whose only table is unnamed (its `table` is not read)."""
+        game = get_game(self.game)
+        return game.table_name(self.table if game.named_tables else None)
 
 
 def parse_bots(text: str, players: int) -> tuple[str, ...]:
@@ -97,73 +116,52 @@ def game_seed(seed: int, index: int) -> int:
 # ------------------------------------------------------------------ one game
 
 
-def play_game(g, bots: Sequence[Any], table: str | None = None, max_steps: int = MAX_STEPS) -> int:
-    """Play `g` to its end with one bot per seat; returns the actions applied.
+def run_referee(referee: Referee, max_steps: int = MAX_STEPS, now: float = 0.0) -> int:
+    """Play `referee`'s game on a virtual clock; returns the actions applied.
 
-    Every bot observes its seat's view after every change. Stops after
-    `max_steps` actions even if the game has no outcome yet.
+    `now` jumps to `referee.next_deadline()` and `tick(now)` fires what fell
+    due, until the game has an outcome, `max_steps` actions were applied, or
+    no timer is left (a seat nobody plays: every seat should be a room bot).
     """
-    steps = 0
-    n = len(bots)
-    # bots that remember something (the base bot's observe does nothing)
-    watchers = [s for s in range(n) if type(bots[s]).observe is not Bot.observe]
-    asked: set[int] = set()
-    while g.outcome is None and steps < max_steps:
-        to_act = g.to_act
-        if len(to_act) == 1:
-            seat = to_act[0]
-            view = g.view(seat)
-            action = bots[seat].choose(view, g.legal_actions(seat))
-        else:
-            seat, action = _several(g, bots, to_act, table, asked)
-        g.act(seat, action)
-        steps += 1
-        asked.clear()
-        for s in watchers:
-            bots[s].observe(g.view(s))
-    return steps
+    start = len(referee.log)
+    # each tick applies an action or lets one seat's chance pass (once per state)
+    for _ in range((max_steps + 1) * (referee.n + 2)):
+        if referee.over or len(referee.log) - start >= max_steps:
+            break
+        due = referee.next_deadline()
+        if due is None or due == math.inf:
+            break
+        now = max(now, due)
+        referee.tick(now)
+    return len(referee.log) - start
 
 
-def _several(g, bots, to_act: list[int], table: str | None, asked: set[int]) -> tuple[int, dict[str, Any]]:
-    """Several seats may act: owners of windows, then catchers and jumpers, then the turn."""
-    v = g.view(to_act[0])
-    turn, n = v["turn"], v["players"]
-    owners = [w["seat"] for w in v["windows"] if w["call"]]
-    order = owners + [(turn + k) % n for k in range(1, n)]
-    for seat in order:
-        if seat not in to_act or seat == turn or seat in asked:
-            continue
-        asked.add(seat)
-        view = g.view(seat)
-        legal = g.legal_actions(seat)
-        if not bots[seat].declines(view, legal):
-            return seat, bots[seat].choose(view, legal)
-    if table == "cards" and v["windows"]:
-        # the host's clock: a call left unmade opens the catch window (no penalty
-        # for a bot), a catch window nobody used closes
-        asked.clear()
-        return v["windows"][0]["seat"], {"type": "expire", "penalty": False}
-    view = g.view(turn)
-    return turn, bots[turn].choose(view, g.legal_actions(turn))
+def play_game(g, bots: Sequence[Any], table: str | None = None, max_steps: int = MAX_STEPS) -> int:
+    """Play the dealt game `g` to its end with these bot objects, one per
+    seat, through a `Referee` (as `play_one` does with bots it makes);
+    returns the actions applied. Stops after `max_steps` actions even if the
+    game has no outcome yet. (`table` is read from `g`; the argument stays
+    for old callers.)
+    """
+    v = g.view(0)
+    referee = Referee(v["game"], v.get("table"), len(bots), 0, now=0.0, engine=g, bots=dict(enumerate(bots)))
+    return run_referee(referee, max_steps)
+
+
+def referee_for(config: SimConfig, index: int) -> Referee:
+    """The referee of game `index` of the run, dealt, a room bot in every seat."""
+    return Referee(
+        config.game, config.table_name, config.players, game_seed(config.seed, index), now=0.0,
+        options=dict(config.options) or None, bots=dict(enumerate(config.bots)),
+        bot_delay=config.bot_delay, call_window=config.call_window,
+    )
 
 
 def play_one(config: SimConfig, index: int) -> dict[str, Any]:
     """Play game `index` of the run; returns its outcome, steps and turns."""
-    seed = game_seed(config.seed, index)
-    if config.game == "dominoes":
-        g = new_game("dominoes", players=config.players, seed=seed, options=dict(config.options) or None)
-        bots = [make_bot(level, game="dominoes", seat=s, seed=seed) for s, level in enumerate(config.bots)]
-    else:
-        g = new_game(
-            "colormatch", table=config.table, players=config.players, seed=seed,
-            options=dict(config.options) or None,
-        )
-        bots = [
-            make_bot(level, game="colormatch", table=config.table, seat=s, seed=seed)
-            for s, level in enumerate(config.bots)
-        ]
-    steps = play_game(g, bots, config.table if config.game == "colormatch" else None)
-    out = g.outcome
+    referee = referee_for(config, index)
+    steps = run_referee(referee)
+    out = referee.outcome
     return {
         "winners": list(out["winners"]) if out else [],
         "points": list(out["points"]) if out else [0] * config.players,
@@ -188,6 +186,7 @@ class Tally:
     steps: int = 0
     drawn: int = 0  # games with no winner
     cut: int = 0  # games stopped at MAX_STEPS
+    counted_turns: int = 0  # games whose outcome counts turns (Color Match's does)
 
     def __post_init__(self) -> None:
         for name in ("wins", "points", "turns"):
@@ -207,6 +206,7 @@ class Tally:
             self.turns[s] += t
         self.steps += result["steps"]
         self.cut += bool(result["cut"])
+        self.counted_turns += bool(result["turns"])
 
     def merge(self, other: Tally) -> None:
         self.games += other.games
@@ -217,6 +217,7 @@ class Tally:
         self.steps += other.steps
         self.drawn += other.drawn
         self.cut += other.cut
+        self.counted_turns += other.counted_turns
 
 
 def play_range(config: SimConfig, start: int, stop: int) -> Tally:
@@ -321,12 +322,12 @@ def summarize(config: SimConfig, tally: Tally) -> dict[str, Any]:
             "win_share": round(wins / n, 4),
             "ci95": [round(lo, 4), round(hi, 4)],
             "avg_score": round(tally.points[s] / n, 2),
-            "avg_turns": round(tally.turns[s] / n, 2) if config.game == "colormatch" else None,
+            "avg_turns": round(tally.turns[s] / n, 2) if tally.counted_turns else None,
         })
     return {
         "games": tally.games,
         "game": config.game,
-        "table": config.table if config.game == "colormatch" else "dominoes",
+        "table": get_game(config.game).table(config.table_name).name,
         "players": config.players,
         "options": dict(config.options),
         "seed": config.seed,

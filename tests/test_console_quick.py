@@ -9,7 +9,9 @@ prompt_toolkit loop is driven headlessly (`create_pipe_input` +
 from __future__ import annotations
 
 import io
+import os
 import re
+import subprocess
 import sys
 
 import pytest
@@ -22,12 +24,13 @@ from _console import (
     rigged,
     to_seat0,
 )
+from _declared import testtable  # noqa: F401 (a fixture)
 
 from lanmatch import cli
 from lanmatch.console import quick
 from lanmatch.console.quick import BadInput, QuickGame, parse_choice, run_quick
 from lanmatch.console.render import render_table
-from lanmatch.rules import new_game
+from lanmatch.rules import GAMES, new_game
 from lanmatch.rules.cards import PALETTES, describe
 
 TABLES = ("classic", "standard", "toll", "daynight", "siege", "cards")
@@ -332,13 +335,33 @@ def test_standard_a_call_let_pass_is_left_to_the_next_player():
     assert q.g.view(0)["windows"] == []
 
 
+def test_a_bot_keeping_the_turn_with_one_card_calls_before_the_person_may_catch_it():
+    """Two seats at `standard`: Bot 1's Skip leaves it one card and the turn.
+    As at the host, the window's owner has the first chance at its own call:
+    the person is not offered a catch of a bot that has not yet had it."""
+    out = io.StringIO()
+    q = QuickGame("colormatch", "standard", 2, "medium", 1, out=out, asker=Script([]), pause=0)
+    hands = [["R1", "R2", "R3", "R4", "R5", "G1", "G2"], ["R1", "R2", "R3", "R4", "R5", "RS", "Y7"]]
+    q.g = rigged("standard", hands, "R8", first=1)
+    for card in ("R1", "R2", "R3", "R4", "R5"):
+        q._act(1, {"type": "play", "card": card})
+        q._act(0, {"type": "play", "card": card})
+    q.step()  # Bot 1 plays its Skip: one card left, its turn again
+    assert q.g.view(0)["windows"] == [{"seat": 1, "call": True, "catch": True}] and q.g.view(0)["turn"] == 1
+    q.step()  # its call comes first (the Script would end the input if the person were asked)
+    assert "Bot 1 (medium) called last card" in out.getvalue()
+    assert "did not call last card" not in out.getvalue()
+
+
 def test_a_bot_choosing_an_illegal_action_does_not_end_the_game(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     q = QuickGame("colormatch", "classic", 3, "medium", 3, out=io.StringIO(), asker=Script([]), pause=0)
     for bot in q.bots.values():
         bot.choose = lambda view, legal: {"type": "dance"}
-    to_seat0(q.g)
-    q.g.act(0, q.g.legal_actions(0)[0])
+    g = q.g
+    to_seat0(g)
+    g.act(0, g.legal_actions(0)[0])
+    q.g = g  # the referee takes the game over as it now stands (the same bots)
     step = q.g.view(0)["step"]
     q.step()  # a bot's turn: its bad choice is logged and its first legal action played
     assert q.g.view(0)["step"] == step + 1
@@ -471,7 +494,7 @@ def test_lan_without_a_terminal_is_refused_in_one_line(monkeypatch, capsys):
 
 @NEED_TMUX
 def test_line_mode_in_a_real_terminal_shows_the_hand_and_top_card_and_they_change(tmp_path):
-    """`lanmatch play --lines`: the line console (engine in-process) in tmux."""
+    """`lanmatch play --lines`: the line console (the referee in-process) in tmux."""
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path), "TERM": "xterm-256color", "LANG": "C.UTF-8"}
     with Tmux(f"{sys.executable} -m lanmatch play --lines --fast --seed 3", env, width=100, height=30) as t:
         before = t.wait_for(lambda s: "Your move [" in s)
@@ -486,3 +509,45 @@ def test_line_mode_in_a_real_terminal_shows_the_hand_and_top_card_and_they_chang
         assert "You played" in after
         t.keys("q", "Enter")
         t.wait_for_exit_line("You left the table. Bye!")
+
+
+# ------------------------------------------------------------------ whole games through a pipe
+
+
+def _piped(lines: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "lanmatch", "play", "--lines", "--fast", *args],
+        input=lines, capture_output=True, text=True, timeout=120,
+    )
+
+
+@pytest.mark.parametrize("game, table", [(g, t) for g in GAMES for t in GAMES[g].tables])
+def test_line_mode_plays_a_whole_game_at_every_table_through_a_pipe(game, table):
+    """`lanmatch play --lines < moves`: the person types 1 (or Enter, which
+    lets a last-card window go) until the game is over, at every table of
+    every game the registry declares."""
+    args = ["--game", game, "--seed", "4", "--seats", "3", "--bots", "easy"]
+    if GAMES[game].named_tables:
+        args += ["--table", table]
+    out = _piped("\n1\n" * 800, *args)
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"(Game|Match) over", out.stdout), out.stdout[-2000:]
+    assert "Thanks for playing." in out.stdout and "Traceback" not in out.stdout + out.stderr
+
+
+@pytest.mark.usefixtures("testtable")
+def test_line_mode_plays_a_table_declared_in_a_test_through_a_pipe(monkeypatch):
+    """A table the console never heard of: its help is its declaration's,
+    its last-card windows are timed because it says so."""
+    read, write = os.pipe()
+    os.write(write, b"?\n" + b"\n1\n" * 800)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        monkeypatch.setattr(sys, "stdin", pipe)
+        out = io.StringIO()
+        rc = run_quick("colormatch", "testtable", 3, "easy", 4, fast=True, out=out, asker=quick.LineAsker(out))
+    text = out.getvalue()
+    assert rc == 0 and "Game over" in text and "Thanks for playing." in text, text[-2000:]
+    assert "Classic piles, with last-card calls timed as at Color Cards." in text
+    assert "The full rules of this table: docs/rules/testtable.md" in text
+    assert "did not call last card: catch!" in text or "missed the last-card call" in text

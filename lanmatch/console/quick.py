@@ -1,36 +1,45 @@
 """The line mode of `lanmatch play` (`--lines`, or no terminal): one person
-against bots, the engine in-process, no clock, no network. (In a terminal
-`lanmatch play` opens the full-screen console, `app.py`, at a host.)
+against bots, the host's referee in-process, no clock, no network. (In a
+terminal `lanmatch play` opens the full-screen console, `app.py`, at a host.)
 
-How this works. No host node and no network: the console holds the game
-(`lanmatch.rules.new_game`) itself, the person sits in seat 0 and bots
-(`lanmatch.bots.make_bot`) in the others. `QuickGame.play` loops one step at
-a time until the game has an outcome; each step lets exactly one seat act:
+How this works. No host node and no network, but the host's own referee
+(`lanmatch.table.Referee`): the person sits in seat 0, a person seat, and the
+referee's room bots in the others, so the bots' moves, their out-of-turn
+chances (`declines`, then `choose`), their illegal choices and the timed
+windows are the host's. Only the clock differs: the referee's `now` is
+virtual and never has to move. The person has no move clock (their `clock`
+and PLAY/KEEP window are endless), a bot moves at once (`bot_delay` 0), and a
+timed last-card window ends as soon as every seat has had its chance at it
+(`call_window` 0): the referee orders timers due together as a window
+owner's call, other chances, window ends, then the turn.
 
-1. a bot whose own last-card window is open (and that is not the seat whose
-   turn it is) calls it, or fails to (see "Last-card windows" below);
-2. the person, when they may call their own last card or catch a bot, is
-   asked at once (a short prompt, not the whole table);
-3. otherwise the seat whose turn it is acts: the person is shown the whole
-   table and the numbered legal actions and types a number; a bot chooses
-   (`observe(view)`, then `choose(view, legal_actions)`), and its events are
-   printed in words with a short pause so the person can follow.
+`QuickGame.play` loops one step at a time until the game has an outcome; a
+step applies what the referee has due (one action), or asks the person:
+
+1. a bot with its own last-card call open is asked first (it calls, or lets
+   it pass);
+2. the person, when they may call their own last card or catch a bot and
+   have not let that chance pass, is asked before anything else happens (a
+   short prompt, or the whole table when it is their turn);
+3. otherwise the referee's next due timer fires (a bot's move or chance, a
+   window's end); the bots' events are printed in words with a short pause
+   so the person can follow;
+4. with nothing due, it is the person's turn: they are shown the whole table
+   and the numbered legal actions and type a number.
 
 Input goes through prompt_toolkit's `PromptSession` (a completer lists the
 actions under the arrow keys; a validator answers bad input with one line)
 when stdin is a terminal, else through plain `input()` lines.
 
-Last-card windows. This console has no clock, so the timed windows are
-turned into turns: at `cards`, after the person's play leaves one card they
-are offered `call`; any other input (except `?` and `q`) is a missed call,
-acted as `{"type": "expire", "penalty": true}` for seat 0 (they draw 2). A
-bot's window: the bot is asked `declines(view, legal_actions)` (out of turn,
-may it let the chance pass? Easy forgets now and then, Medium and Hard always
-call) and, if not, `choose`; a bot that did not call gets `expire` with
-`penalty: false`, the person is offered `catch`, and after
-the person's next input the second `expire` closes the window. At `standard`
-the engine closes windows itself on the next player's action. The PLAY/KEEP
-window (`classic`, `daynight`, `siege`) has no timer here: the person chooses.
+Last-card windows. Where the host times them (the table's `timed_calls`),
+the person's answer is their window's time: after a play leaves them one
+card they are offered `call`, and any other input (except `?` and `q`) lets
+the window end, which the referee acts as `{"type": "expire", "penalty":
+true}` (they draw 2). A bot that let its call pass gets `expire` with
+`penalty: false`, which opens the catch window; the person is offered
+`catch`, and once they have answered, the second `expire` closes it. Where
+the engine closes windows itself, the next player's action does. The
+PLAY/KEEP window (`timed_keep`) has no timer here: the person chooses.
 
 Errors never reach the screen as a traceback: `run_quick` writes unexpected
 exceptions to a log file (`$XDG_CACHE_HOME/lanmatch/console.log`, default
@@ -40,6 +49,7 @@ exceptions to a log file (`$XDG_CACHE_HOME/lanmatch/console.log`, default
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import random
 import shutil
@@ -49,7 +59,6 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from lanmatch.bots import make_bot
 from lanmatch.console.logfile import log_path, write_log
 from lanmatch.console.render import (
     Words,
@@ -59,41 +68,28 @@ from lanmatch.console.render import (
     render_outcome,
     render_table,
 )
-from lanmatch.rules import IllegalAction, new_game
+from lanmatch.rules import GAMES, get_game
+from lanmatch.table.referee import Due, Referee
 
 PAUSE = 0.4
 """Seconds between the bots' moves (0 with `--fast`)."""
 
-FORGET_CALL = {"easy": 1 / 3, "medium": 0.0, "hard": 0.0}
-"""How often a bot without `declines` lets its own last-card call pass."""
-
 MAX_STEPS = 20_000
 """A game that has not ended after this many actions is a bug, not a game."""
 
-HELP = {
-    "colormatch": (
-        "Match the top card by color (the word and the shape) or by symbol, or play a Wild.",
-        "The first to shed every card wins the round.",
-    ),
-    "dominoes": (
-        "Play a tile whose pips match an open end of the line; draw from the boneyard when none fits.",
-        "Empty your rack to win the round and score the pips left in the other racks; first to 100 wins.",
-    ),
-}
-TABLE_HELP = {
-    "classic": "Penalty piles wait on you: answer a +2 with a +2, or draw the pile. A Bomb blasts the "
-    "seat holding the turn 3 hand-offs later. A playable drawn card: PLAY it or KEEP it.",
-    "standard": "+2 and +4 are dealt at once; you may challenge a +4. With one card left, call "
-    "last card before the next player acts, or be caught (2 cards).",
-    "toll": "Bypass skips, Flip reverses, Toll 2 / Toll 4 make the next player draw; a Toll 4 may "
-    "be challenged.",
-    "daynight": "Every card has a day and a night face; a Turnover or the Midnight Clock turns the "
-    "whole table over. You see your rivals' far faces.",
-    "siege": "Penalty piles wait: +2 on +2, +4 on +2 or +4. A Shield cancels a pile, or stands in "
-    "front of you to absorb the next one.",
-    "cards": "You may draw only without a play. With one card left, call last card at once or draw "
-    "2; catch a bot that forgets.",
-}
+LINE_CLOCK = {"clock": math.inf, "keep_window": math.inf, "bot_delay": 0.0, "call_window": 0.0}
+"""The referee's clock in the line mode (see the module docstring)."""
+
+
+def __getattr__(name: str) -> Any:
+    """`HELP` and `TABLE_HELP`, the help texts as they were: read from the
+    game registry (`Game.brief`, a table's `brief`) when asked for. Kept only
+    for `screen.py`'s help until it reads the registry itself."""
+    if name == "HELP":
+        return {g.name: g.brief for g in GAMES.values()}
+    if name == "TABLE_HELP":
+        return {t: spec.brief for g in GAMES.values() if g.named_tables for t, spec in g.tables.items()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class QuitGame(Exception):
@@ -217,7 +213,7 @@ class PromptAsker:
 
 
 class QuickGame:
-    """One game at one table: the person in seat 0, bots in the others."""
+    """One game at one table: the person in seat 0, the referee's bots in the others."""
 
     def __init__(
         self,
@@ -239,15 +235,17 @@ class QuickGame:
         Raises:
             ValueError: unknown game, table or level, or a seat count the game does not seat.
         """
+        self.declared = get_game(game)
         self.game = game
-        self.table = table if game == "colormatch" else None
+        self.table = self.declared.table_name(table)  # None for a game whose one table is unnamed
+        self.spec = self.declared.table(table)  # the table's declaration
         self.seed = seed
         self.level = level
-        self.g = new_game(game, table=self.table, players=seats, seed=seed)
         self.n = seats
-        self.bots = {
-            s: make_bot(level, game=game, table=self.table, seat=s, seed=seed) for s in range(1, seats)
-        }
+        self.now = 0.0  # the referee's virtual clock (see the module docstring)
+        self.referee = Referee(
+            game, self.table, seats, seed, now=self.now, bots={s: level for s in range(1, seats)}, **LINE_CLOCK
+        )
         self.names = ["You"] + [f"Bot {s} ({level})" for s in range(1, seats)]
         self.out = out
         self.asker = asker
@@ -256,11 +254,26 @@ class QuickGame:
         self.clear = clear
         self.width = width
         self.words = Words(self.table, self.names, 0, color)
-        self.rng = random.Random(f"lanmatch-console:{seed}")
         self.seen = 0  # the last event number told
-        self.bot_asked: set[int] = set()  # bots whose own window was settled
-        self.offered: set[int] = set()  # windows the person has let pass
+        self.offered: set[int] = set()  # seats whose open windows the person has let pass
         self.log_note: Callable[[str], Any] = _note  # odd things that do not stop the game
+
+    @property
+    def g(self) -> Any:
+        """The engine's game (read it; actions go through `referee`)."""
+        return self.referee.g
+
+    @g.setter
+    def g(self, engine: Any) -> None:
+        """Take over a game already dealt (a rigged one): the same bots play on."""
+        self.referee = Referee(
+            self.game, self.table, self.n, self.seed, now=self.now, engine=engine, bots=dict(self.bots), **LINE_CLOCK
+        )
+
+    @property
+    def bots(self) -> dict[int, Any]:
+        """The referee's room bots by seat."""
+        return self.referee.bots
 
     # ----------------------------------------------------------- output
 
@@ -269,7 +282,7 @@ class QuickGame:
         self.out.flush()
 
     def _events_since(self) -> list[str]:
-        events = [e for e in self.g.view(0)["events"] if e["n"] > self.seen]
+        events = [e for e in self.referee.view(0)["events"] if e["n"] > self.seen]
         if events:
             self.seen = events[-1]["n"]
         return describe_events(
@@ -277,7 +290,7 @@ class QuickGame:
         )
 
     def _mark_seen(self) -> None:
-        events = self.g.view(0)["events"]
+        events = self.referee.view(0)["events"]
         if events:
             self.seen = events[-1]["n"]
 
@@ -299,35 +312,81 @@ class QuickGame:
         self._mark_seen()
 
     def show_help(self) -> None:
-        for line in HELP[self.game]:
+        for line in self.declared.brief:
             self.say(line)
-        if self.table in TABLE_HELP:
-            self.say(TABLE_HELP[self.table])
+        if self.spec.brief:
+            self.say(self.spec.brief)
         self.say(
             "Keys: a number then Enter takes that action · d draws (or passes, or keeps a drawn card) · "
             "Down/Up arrows list the actions · ? this help · q, Ctrl-C or Ctrl-D leave the table."
         )
-        page = "dominoes" if self.game == "dominoes" else self.table
-        self.say(f"The full rules of this table: docs/rules/{page}.md")
+        self.say(f"The full rules of this table: docs/rules/{self.spec.name}.md")
 
     # ----------------------------------------------------------- acting
 
-    def _act(self, seat: int, action: dict[str, Any]) -> list[str]:
-        """Apply an action, let every bot observe, and print the new events."""
-        self.g.act(seat, action)
-        for s, bot in self.bots.items():
-            bot.observe(self.g.view(s))
+    def _tell(self) -> list[str]:
+        """After an action: print its events, log the bots' illegal choices the
+        referee replaced, forget the windows that closed."""
+        while self.referee.notes:
+            self.log_note(self.referee.notes.pop(0))
+        self.offered &= set(self._windows())
         lines = self._events_since()
         for line in lines:
             self.say("  · " + line)
         return lines
 
-    def _expire(self, seat: int, penalty: bool) -> None:
-        self._act(seat, {"type": "expire", "penalty": penalty})
+    def _act(self, seat: int, action: dict[str, Any]) -> list[str]:
+        """A seat's own action through the referee (the person's); prints its events.
+
+        Raises:
+            Rejected: the referee refused it.
+        """
+        self.referee.act(seat, action, self.referee.state_id, self.now)
+        return self._tell()
+
+    def _resolve(self, job: Due) -> tuple[int, dict[str, Any], str] | None:
+        """Let the referee apply what `job` decides (a bot's choice, an
+        `expire`); prints the events, then pauses after a bot's move."""
+        played = self.referee.resolve(job, job.choose(), self.now)
+        if played is None:
+            return None
+        lines = self._tell()
+        seat, action, kind = played
+        if lines and self.pause and kind in ("bot", "chance"):
+            time.sleep(self.pause / 3 if action.get("type") == "draw" else self.pause)
+        return played
 
     def _windows(self) -> dict[int, dict[str, Any]]:
-        view = self.g.view(0)
-        return {w["seat"]: w for w in view.get("windows") or []}
+        return {w["seat"]: w for w in self.referee.view(0).get("windows") or []}
+
+    def _chances(self) -> tuple[bool, list[int]]:
+        """The person's window chances not let pass: their own call, and the
+        bots they may catch."""
+        wins = self._windows()
+        own = wins.get(0)
+        own_call = own is not None and own["call"] and 0 not in self.offered
+        catchable = [s for s, w in wins.items() if s != 0 and w["catch"] and s not in self.offered]
+        return own_call, catchable
+
+    def _person_first(self, job: Due | None) -> bool:
+        """Is the person asked before `job` (the referee's next due timer) fires?"""
+        view = self.referee.view(0)
+        if 0 not in view["to_act"]:
+            return False
+        if job is not None and job.action is None and self._windows().get(job.timer.seat, {}).get("call"):
+            return False  # a bot with its own call open comes first (out of turn, or in its turn)
+        own_call, catchable = self._chances()
+        return bool(own_call or catchable) or job is None
+
+    def _let_pass(self, seats: list[int]) -> None:
+        """The person let these seats' windows go: the ones the referee times
+        end now (a missed call costs 2 cards; a catch not taken, nothing)."""
+        self.offered.update(seats)
+        for _ in range(2 * len(seats) + 1):
+            job = self.referee.due(self.now)
+            if job is None or job.action is None or job.timer.seat not in self.offered:
+                return
+            self._resolve(job)
 
     def play(self) -> dict[str, Any]:
         """Play until the game has an outcome and return it.
@@ -335,90 +394,34 @@ class QuickGame:
         Raises:
             QuitGame: the person typed `q`.
             KeyboardInterrupt, EOFError: Ctrl-C, Ctrl-D (or the input ended).
-            RuntimeError: the game did not end within MAX_STEPS actions (a bug).
+            RuntimeError: the game did not end within MAX_STEPS steps (a bug).
         """
-        for s, bot in self.bots.items():
-            bot.observe(self.g.view(s))
         steps = 0
-        while self.g.outcome is None:
+        while not self.referee.over:
             steps += 1
             if steps > MAX_STEPS:
                 raise RuntimeError(f"the game did not end after {MAX_STEPS} steps")
             self.step()
-        return self.g.outcome
+        return self.referee.outcome
 
     def step(self) -> None:
-        """Let exactly one seat (or the console, for a window) act."""
-        g = self.g
-        view = g.view(0)
-        wins = {w["seat"]: w for w in view.get("windows") or []}
-        cur = view.get("turn")
-        self.bot_asked &= set(wins)
-        self.offered &= set(wins)
-        # 1. bots' own last-card windows
-        for s, w in sorted(wins.items()):
-            if s != 0 and w["call"] and s not in self.bot_asked and s != cur:
-                self.bot_asked.add(s)
-                legal = g.legal_actions(s)
-                if not self._bot_declines(s, legal):
-                    choice = self._bot_choice(s, legal)
-                    if choice is not None and choice.get("type") in ("call", "catch"):
-                        self._act(s, choice)
-                        if choice["type"] == "call":
-                            return
-                w = self._windows().get(s)
-                if self.table == "cards" and w is not None and w["call"]:
-                    self._expire(s, False)  # it did not call: the others may catch
+        """Apply one action the referee has due, or ask the person."""
+        ref = self.referee
+        for _ in range(self.n + 2):  # a chance let pass changes nothing: at most one per seat
+            job = ref.due(self.now)
+            if self._person_first(job):
+                if ref.view(0).get("turn") == 0:
+                    self.ask_turn()
+                else:
+                    self.ask_window()
                 return
-        # 2. the person's own call, or a catch, outside their turn
-        if cur != 0 and 0 in g.to_act:
-            own = wins.get(0)
-            open_own = own is not None and own["call"] and 0 not in self.offered
-            catchable = [s for s, w in wins.items() if s != 0 and w["catch"] and s not in self.offered]
-            if open_own or catchable:
-                self.ask_window()
+            if job is None:
+                deadline = ref.next_deadline()
+                if deadline is None or deadline == math.inf:
+                    raise RuntimeError("nobody may act, and it is not the person's turn")
+                self.now = deadline
+            elif self._resolve(job) is not None:
                 return
-        # 3. the seat whose turn it is
-        if cur == 0:
-            self.ask_turn()
-        else:
-            self.bot_turn(cur)
-
-    def _bot_declines(self, seat: int, legal: list[dict[str, Any]]) -> bool:
-        """Out of turn, does the bot let its chance (its last-card call) pass?
-
-        Asks the bot's `declines(view, legal_actions)`; a bot without one
-        forgets as often as FORGET_CALL says for its level.
-        """
-        bot = self.bots[seat]
-        declines = getattr(bot, "declines", None)
-        if declines is None:
-            return self.rng.random() < FORGET_CALL.get(self.level, 0.0)
-        view = self.g.view(seat)
-        bot.observe(view)
-        return bool(declines(view, legal))
-
-    def _bot_choice(self, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-        if not legal:
-            return None
-        view = self.g.view(seat)
-        bot = self.bots[seat]
-        bot.observe(view)
-        return bot.choose(view, legal)
-
-    def bot_turn(self, seat: int) -> None:
-        legal = self.g.legal_actions(seat)
-        choice = self._bot_choice(seat, legal)
-        if choice is None:
-            raise RuntimeError(f"seat {seat} has the turn but no legal action")
-        try:
-            lines = self._act(seat, choice)
-        except IllegalAction as e:  # a bot's bug must not end the person's game
-            self.log_note(f"bot {seat} chose an illegal action {choice!r}: {e}")
-            lines = self._act(seat, legal[0])
-        if lines and self.pause:
-            quick = self.game == "dominoes" and choice.get("type") == "draw"
-            time.sleep(self.pause / 3 if quick else self.pause)
 
     # ----------------------------------------------------------- the person
 
@@ -443,41 +446,28 @@ class QuickGame:
                 raise QuitGame
             return kind, idx
 
-    def _close_catch_windows(self, seats: list[int]) -> None:
-        """At `cards`, the person's input ends the catch time of these windows."""
-        if self.table != "cards":
-            return
-        for s in seats:
-            w = self._windows().get(s)
-            if w is not None and not w["call"]:
-                self._expire(s, False)  # the second expire: the window closes
-
     def ask_turn(self) -> None:
-        g = self.g
-        view = g.view(0)
-        legal = g.legal_actions(0)
+        ref = self.referee
+        view = ref.view(0)
+        legal = ref.legal(0)
         self.show_table(view, legal)
-        wins = {w["seat"]: w for w in view.get("windows") or []}
-        catchable = [s for s, w in wins.items() if s != 0 and not w["call"]]
+        own_call, catchable = self._chances()
         _, idx = self._ask(f"Your move [1-{len(legal)}]: ", legal, view, window=False)
         action = legal[idx]
-        own = wins.get(0)
-        if self.table == "cards" and own is not None and own["call"] and action["type"] != "call":
-            self._expire(0, True)  # the call was missed: 2 cards
-            if action not in g.legal_actions(0):
+        if own_call and action["type"] != "call":
+            self._let_pass([0])  # the call was missed: where it is timed, 2 cards
+            if action not in ref.legal(0):
                 return
         self._act(0, action)
-        self._close_catch_windows(catchable)
+        self._let_pass(catchable)
 
     def ask_window(self) -> None:
-        g = self.g
-        view = g.view(0)
-        legal = g.legal_actions(0)
-        wins = {w["seat"]: w for w in view.get("windows") or []}
-        own = wins.get(0)
-        catchable = [s for s, w in wins.items() if s != 0 and w["catch"] and s not in self.offered]
-        if own is not None and own["call"]:
-            if self.table == "cards":
+        ref = self.referee
+        view = ref.view(0)
+        legal = ref.legal(0)
+        own_call, catchable = self._chances()
+        if own_call:
+            if self.spec.timed_calls:
                 self.say("You have ONE card left! Call it now; anything else misses the call (2 cards).")
             else:
                 self.say("You have ONE card left! Call it before the next player acts, or be caught.")
@@ -489,13 +479,9 @@ class QuickGame:
         kind, idx = self._ask(f"Your choice [1-{len(legal)}, Enter to let it go]: ", legal, view, window=True)
         if kind == "action" and idx is not None:
             self._act(0, legal[idx])
-        elif own is not None and own["call"] and self.table == "cards":
-            self._expire(0, True)
+            self._let_pass(catchable)
         else:
-            if own is not None and own["call"]:
-                self.offered.add(0)
-            self.offered.update(catchable)
-        self._close_catch_windows(catchable)
+            self._let_pass(([0] if own_call else []) + catchable)
 
 
 # ---------------------------------------------------------------- running

@@ -31,6 +31,13 @@ Timers (recomputed after every change by `_rearm`):
 - out-of-turn chances of room bots and autopilot seats (a call, a catch, a
   jump-in) are offered once per state, `bot_delay` after it arose; a room bot
   may let it pass (`declines`).
+- timers due together fire in this order: a window owner's call (its chance,
+  or its move when it holds the turn: the move is its chance to call), the
+  other chances in seat order, the ends of timed windows, then the turn.
+
+The host's room task drives a referee in real time; `lanmatch sim`
+(`lanmatch/sim.py`) and the line mode (`lanmatch/console/quick.py`) drive
+the same class on a virtual clock, with `bot_delay` and `call_window` 0.
 
 Raises `Rejected(code, reason)` for refused actions; the state is unchanged.
 """
@@ -41,7 +48,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from lanmatch.bots import make_bot
+from lanmatch.bots import Bot, make_bot
 from lanmatch.rules import IllegalAction, get_game, new_game
 
 KEEP_WINDOW = 6.0
@@ -70,7 +77,7 @@ class SeatClock:
 @dataclass(frozen=True)
 class Timer:
     due: float
-    order: int  # among timers due together: chances, windows, then the turn
+    order: int  # among timers due together: a window owner's call, other chances, window ends, the turn
     kind: str  # move | keep | autopilot | bot | call | catch | chance
     seat: int
 
@@ -126,7 +133,7 @@ class Referee:
         now: float,
         options: dict[str, Any] | None = None,
         clock: float = 30.0,
-        bots: dict[int, str] | None = None,
+        bots: dict[int, Any] | None = None,
         agents: dict[int, str] | None = None,
         bot_delay: float = 0.0,
         pace: float = AUTOPILOT_PACE,
@@ -139,8 +146,9 @@ class Referee:
         """Deal a game (or take over `engine`, a game already dealt: a resumed
         or rigged one).
 
-        `bots` maps the seats played by the referee to their level; `agents`
-        says which other seats are remote bots ("bot") rather than people.
+        `bots` maps the seats played by the referee to their level (or to a
+        bot object, see `set_room_bot`); `agents` says which other seats are
+        remote bots ("bot") rather than people.
 
         Raises:
             ValueError: the engine refused the game (table, players, options, deck).
@@ -181,14 +189,19 @@ class Referee:
 
     # ------------------------------------------------------------ seats
 
-    def set_room_bot(self, seat: int, level: str, now: float | None = None) -> None:
+    def set_room_bot(self, seat: int, level: Any, now: float | None = None) -> None:
         """From now on the referee plays `seat` with a bot of `level` (its
-        current decision, if any, restarts at `now`).
+        current decision, if any, restarts at `now`). `level` may also be a
+        bot itself (`observe`, `declines`, `choose`: `lanmatch.sim.play_game`
+        hands in wrapped bots), played as it is.
 
         Raises:
             ValueError: unknown level.
         """
-        bot = make_bot(level, game=self.game, table=self.table, seat=seat, seed=sub_seed(self.seed, f"bot{seat}"))
+        if isinstance(level, str):
+            bot = make_bot(level, game=self.game, table=self.table, seat=seat, seed=sub_seed(self.seed, f"bot{seat}"))
+        else:
+            bot = level
         self.bots[seat] = bot
         self.seats[seat].room_bot = True
         self.seats[seat].agent = "bot"
@@ -377,7 +390,8 @@ class Referee:
         self._views = {}
         step = self.state_id
         for seat, bot in self.bots.items():
-            bot.observe(self.view(seat))
+            if type(bot).observe is not Bot.observe:  # the base bot (Easy) keeps nothing: no view to build
+                bot.observe(self.view(seat))
         for seat, bot in self.standins.items():
             if seat not in self.bots:
                 bot.observe(self.view(seat))
@@ -407,27 +421,29 @@ class Referee:
         v = self.view(0)
         step = v["step"]
         turn = self._decision[0] if self._decision else None
-        # the decision of the seat whose turn it is
+        windows = {w["seat"]: (w["call"], w["catch"]) for w in v.get("windows") or []}
+        # the decision of the seat whose turn it is (with the owners' calls
+        # when it may call its own last card: its move is its chance to)
         if turn is not None:
             c = self.seats[turn]
             start = self._decision_start
+            order = 0 if windows.get(turn, (False, False))[0] else 3
             if c.room_bot:
-                timers.append(Timer(start + self.bot_delay, 2, "bot", turn))
+                timers.append(Timer(start + self.bot_delay, order, "bot", turn))
             elif c.autopilot:
-                timers.append(Timer(start + self.pace, 2, "autopilot", turn))
+                timers.append(Timer(start + self.pace, order, "autopilot", turn))
             elif v.get("phase") == "drawn" and self.spec.timed_keep:
-                timers.append(Timer(start + min(self.keep_window, self.clock), 2, "keep", turn))
+                timers.append(Timer(start + min(self.keep_window, self.clock), order, "keep", turn))
             else:
-                timers.append(Timer(start + self.clock, 2, "move", turn))
+                timers.append(Timer(start + self.clock, order, "move", turn))
         # last-card windows the host times (`cards`)
-        windows = {w["seat"]: (w["call"], w["catch"]) for w in v.get("windows") or []}
         seen: dict[int, tuple[tuple[bool, bool], float]] = {}
         for s, state in windows.items():
             old = self._windows_seen.get(s)
             since = old[1] if old is not None and old[0] == state else now
             seen[s] = (state, since)
             if self.spec.timed_calls:
-                timers.append(Timer(since + self.call_window, 1, "call" if state[0] else "catch", s))
+                timers.append(Timer(since + self.call_window, 2, "call" if state[0] else "catch", s))
         self._windows_seen = seen
         # out-of-turn chances of the seats the referee plays
         to_act = v["to_act"]
@@ -440,7 +456,9 @@ class Referee:
                 continue
             since = self._chances.get(s, now)
             chances[s] = since
-            timers.append(Timer(since + (self.bot_delay if c.room_bot else self.pace), 0, "chance", s))
+            # a window's owner has the first chance at its own call, then the catchers
+            first = 0 if windows.get(s, (False, False))[0] else 1
+            timers.append(Timer(since + (self.bot_delay if c.room_bot else self.pace), first, "chance", s))
         self._chances = chances
         timers.sort(key=lambda t: (t.due, t.order, t.seat))
         self._timers = timers
