@@ -68,7 +68,7 @@ from lanmatch.console.render import (
     render_outcome,
     render_table,
 )
-from lanmatch.rules import GAMES, get_game
+from lanmatch.rules import get_game
 from lanmatch.table.referee import Due, Referee
 
 PAUSE = 0.4
@@ -79,17 +79,6 @@ MAX_STEPS = 20_000
 
 LINE_CLOCK = {"clock": math.inf, "keep_window": math.inf, "bot_delay": 0.0, "call_window": 0.0}
 """The referee's clock in the line mode (see the module docstring)."""
-
-
-def __getattr__(name: str) -> Any:
-    """`HELP` and `TABLE_HELP`, the help texts as they were: read from the
-    game registry (`Game.brief`, a table's `brief`) when asked for. Kept only
-    for `screen.py`'s help until it reads the registry itself."""
-    if name == "HELP":
-        return {g.name: g.brief for g in GAMES.values()}
-    if name == "TABLE_HELP":
-        return {t: spec.brief for g in GAMES.values() if g.named_tables for t, spec in g.tables.items()}
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class QuitGame(Exception):
