@@ -27,7 +27,7 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lanmatch.net.host import Host  # noqa: E402
+from lanmatch.net.host import MAX_PER_ADDRESS, Host  # noqa: E402
 from lanmatch.protocol import PROTOCOL_VERSION, Decoder, encode_frame  # noqa: E402
 from lanmatch.table import AUTOPILOT_PACE  # noqa: E402
 
@@ -310,7 +310,9 @@ def cpu_seconds() -> float:
 async def load_host(tables: int) -> None:
     """The host process of the load test: `mark` on stdin prints its counters."""
     async with trio.open_nursery() as nursery:
-        host = Host("bench", rng=random.Random(1), person_bot_delay=0.0, dead_after=30.0)
+        # (every seat comes from 127.0.0.1: the per-address cap is raised for them)
+        host = Host("bench", rng=random.Random(1), person_bot_delay=0.0, dead_after=30.0,
+                    max_per_address=max(MAX_PER_ADDRESS, 4 * tables + 64))
         await nursery.start(host.run)
         await nursery.start(host.listen, 0, LOOPBACK)
         for t in range(tables):
