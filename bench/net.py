@@ -175,61 +175,81 @@ async def echo_rtt(port: int, n: int) -> list[float]:
     return out
 
 
-async def action_rtt(port: int, n: int) -> list[float]:
-    """Two raw peers at a 2-seat Classic table take turns; each action is timed
-    from sending `act` to receiving the actor's own new view."""
-    out: list[float] = []
-    if True:
+class TwoSeats:
+    """Two raw peers at a 2-seat Classic table that take turns; each action is
+    timed from sending `act` to receiving the actor's own new view."""
+
+    def __init__(self, peers: list[Raw], latest: list[dict]):
+        self.peers = peers
+        self.latest = latest
+        self.rng = random.Random(2)
+
+    @classmethod
+    async def open(cls, port: int, room: str = "bench") -> TwoSeats:
         peers = []
         for k in range(2):
             p = Raw(await trio.open_tcp_stream(LOOPBACK, port))
             await p.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": f"p{k}", "agent": "bot"})
             await p.expect("welcome")
             peers.append(p)
-        await peers[0].send({"type": "create", "room": "bench", "game": "colormatch", "table": "classic",
+        await peers[0].send({"type": "create", "room": room, "game": "colormatch", "table": "classic",
                              "seats": 2, "clock": 600})
         await peers[0].expect("seated")
-        await peers[1].send({"type": "join", "room": "bench"})
+        await peers[1].send({"type": "join", "room": room})
         await peers[1].expect("seated")
         await peers[0].send({"type": "start"})
-        latest = [await p.expect("view") for p in peers]
-        rng = random.Random(2)
-        warm = 200
-        while len(out) < n:
-            sid = latest[0]["state_id"]
-            if latest[0]["view"]["outcome"] is not None:
-                await peers[0].send({"type": "rematch"})
-                for k in range(2):
-                    while True:
-                        v = await peers[k].expect("view")
-                        if v["view"]["outcome"] is None:
-                            latest[k] = v
-                            break
-                continue
-            k = 0 if latest[0]["legal"] else 1
-            action = rng.choice(latest[k]["legal"])
-            t = time.perf_counter()
-            await peers[k].send({"type": "act", "state_id": sid, "action": action})
-            while True:
-                with trio.fail_after(30):  # a stalled table fails the run instead of hanging it
-                    v = await peers[k].recv()
-                if v["type"] == "view" and v["state_id"] > sid:
-                    break
-                if v["type"] == "rejected":
-                    raise RuntimeError(v)
-            dt = time.perf_counter() - t
-            if warm:
-                warm -= 1
-            else:
-                out.append(dt)
-            latest[k] = v
-            other = 1 - k
-            while latest[other]["state_id"] != v["state_id"]:
-                m = await peers[other].recv()
-                if m["type"] == "view":
-                    latest[other] = m
-        for p in peers:
+        return cls(peers, [await p.expect("view") for p in peers])
+
+    async def timed(self, n: int, warm: int = 0, seconds: float = float("inf")) -> list[float]:
+        """`n` round trips after `warm` untimed ones (fewer if `seconds` run out)."""
+        peers, latest, rng = self.peers, self.latest, self.rng
+        out: list[float] = []
+        with trio.move_on_after(seconds):
+            while len(out) < n:
+                sid = latest[0]["state_id"]
+                if latest[0]["view"]["outcome"] is not None:
+                    await peers[0].send({"type": "rematch"})
+                    for k in range(2):
+                        while True:
+                            v = await peers[k].expect("view")
+                            if v["view"]["outcome"] is None:
+                                latest[k] = v
+                                break
+                    continue
+                k = 0 if latest[0]["legal"] else 1
+                action = rng.choice(latest[k]["legal"])
+                t = time.perf_counter()
+                await peers[k].send({"type": "act", "state_id": sid, "action": action})
+                while True:
+                    with trio.fail_after(30):  # a stalled table fails the run instead of hanging it
+                        v = await peers[k].recv()
+                    if v["type"] == "view" and v["state_id"] > sid:
+                        break
+                    if v["type"] == "rejected":
+                        raise RuntimeError(v)
+                dt = time.perf_counter() - t
+                if warm:
+                    warm -= 1
+                else:
+                    out.append(dt)
+                latest[k] = v
+                other = 1 - k
+                while latest[other]["state_id"] != v["state_id"]:
+                    m = await peers[other].recv()
+                    if m["type"] == "view":
+                        latest[other] = m
+        return out
+
+    async def aclose(self) -> None:
+        for p in self.peers:
             await p.stream.aclose()
+
+
+async def action_rtt(port: int, n: int) -> list[float]:
+    """`TwoSeats`: n timed actions after 200 warm-up ones."""
+    table = await TwoSeats.open(port)
+    out = await table.timed(n, warm=200)
+    await table.aclose()
     return out
 
 
