@@ -72,12 +72,21 @@ async def test_over_the_per_address_cap_is_too_many_connections(nursery):
 
 
 async def test_a_connection_that_never_says_hello_gets_hello_timeout(nursery):
-    host = await start_host(nursery, hello_timeout=0.5)
+    host = await start_host(nursery, hello_timeout=1.5, dead_after=0.5, heartbeat=0.2)
     silent = await RawPeer.open(host.port)
-    await refused(silent, "hello_timeout")
+    msg = await refused(silent, "hello_timeout")  # not dropped silently for its silence first
+    assert msg["seq"] == 1 and silent.got == [msg]  # and never pinged before hello
+    late = await RawPeer.open(host.port)
+    await trio.sleep(1.0)  # past the silence and ping times, within the hello deadline
+    welcome = await late.hello()
+    assert welcome["seq"] == 1  # docs/protocol.md section 2: `welcome` is the first message
+    await late.aclose()
+    host.hello_timeout, host.dead_after, host.heartbeat = 0.5, 4.0, 1.0  # (for the connections to come)
     greeted = await RawPeer.open(host.port)
     await greeted.hello()
-    await trio.sleep(1.0)  # past the deadline: a peer that said hello stays
+    for _ in range(5):  # past the deadline: a peer that said hello stays (it answers pings)
+        await trio.sleep(0.2)
+        await greeted.send({"type": "ping"})
     await greeted.send({"type": "list"})
     await greeted.expect("rooms")
     await greeted.aclose()

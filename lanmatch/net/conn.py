@@ -22,7 +22,8 @@ reply and closes the connection; the handler may raise it too.
 
 Deadlines (the host's side, docs/protocol.md "Connections and frames"): a
 connection that has not been marked `greeted` within `hello_timeout` seconds
-gets a fatal `hello_timeout`; a frame whose first byte came more than
+gets a fatal `hello_timeout` (until then it is neither pinged nor dropped for
+silence); a frame whose first byte came more than
 `frame_timeout` seconds ago and is still incomplete gets a fatal
 `slow_frame`. The heartbeat task checks both (infinite: never).
 """
@@ -281,6 +282,8 @@ class Connection:
                 return
             if not math.isfinite(self.heartbeat):
                 continue
+            if not self.greeted and math.isfinite(self.hello_timeout):
+                continue  # before hello: no ping (`welcome` is the first message), the hello deadline governs
             if now - self.last_recv > self.dead_after:
                 log.info("%s: nothing heard for %.1f s: dropped", escape(self.label), now - self.last_recv)
                 self.close("timeout")
