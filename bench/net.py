@@ -204,40 +204,40 @@ class TwoSeats:
         """`n` round trips after `warm` untimed ones (fewer if `seconds` run out)."""
         peers, latest, rng = self.peers, self.latest, self.rng
         out: list[float] = []
-        with trio.move_on_after(seconds):
-            while len(out) < n:
-                sid = latest[0]["state_id"]
-                if latest[0]["view"]["outcome"] is not None:
-                    await peers[0].send({"type": "rematch"})
-                    for k in range(2):
-                        while True:
-                            v = await peers[k].expect("view")
-                            if v["view"]["outcome"] is None:
-                                latest[k] = v
-                                break
-                    continue
-                k = 0 if latest[0]["legal"] else 1
-                action = rng.choice(latest[k]["legal"])
-                t = time.perf_counter()
-                await peers[k].send({"type": "act", "state_id": sid, "action": action})
-                while True:
-                    with trio.fail_after(30):  # a stalled table fails the run instead of hanging it
-                        v = await peers[k].recv()
-                    if v["type"] == "view" and v["state_id"] > sid:
-                        break
-                    if v["type"] == "rejected":
-                        raise RuntimeError(v)
-                dt = time.perf_counter() - t
-                if warm:
-                    warm -= 1
-                else:
-                    out.append(dt)
-                latest[k] = v
-                other = 1 - k
-                while latest[other]["state_id"] != v["state_id"]:
-                    m = await peers[other].recv()
-                    if m["type"] == "view":
-                        latest[other] = m
+        end = trio.current_time() + seconds  # checked between actions: the table stays in step
+        while (len(out) < n or warm) and trio.current_time() < end:
+            sid = latest[0]["state_id"]
+            if latest[0]["view"]["outcome"] is not None:
+                await peers[0].send({"type": "rematch"})
+                for k in range(2):
+                    while True:
+                        v = await peers[k].expect("view")
+                        if v["view"]["outcome"] is None:
+                            latest[k] = v
+                            break
+                continue
+            k = 0 if latest[0]["legal"] else 1
+            action = rng.choice(latest[k]["legal"])
+            t = time.perf_counter()
+            await peers[k].send({"type": "act", "state_id": sid, "action": action})
+            while True:
+                with trio.fail_after(30):  # a stalled table fails the run instead of hanging it
+                    v = await peers[k].recv()
+                if v["type"] == "view" and v["state_id"] > sid:
+                    break
+                if v["type"] == "rejected":
+                    raise RuntimeError(v)
+            dt = time.perf_counter() - t
+            if warm:
+                warm -= 1
+            else:
+                out.append(dt)
+            latest[k] = v
+            other = 1 - k
+            while latest[other]["state_id"] != v["state_id"]:
+                m = await peers[other].recv()
+                if m["type"] == "view":
+                    latest[other] = m
         return out
 
     async def aclose(self) -> None:
