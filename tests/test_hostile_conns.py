@@ -18,6 +18,15 @@ async def serves_a_match(host, room: str = "after") -> None:
     assert host.rooms[room].room.referee.over
 
 
+async def close_all(host, peers: list[RawPeer], *, left: int = 0) -> None:
+    """Close `peers`, then wait until the host counts `left` connections."""
+    for p in peers:
+        await p.aclose()
+    with trio.fail_after(5):
+        while len(host._conns) > left:
+            await trio.sleep(0.05)
+
+
 async def refused(p: RawPeer, code: str) -> dict:
     msg = await p.expect("error", code=code)
     assert msg["fatal"] is True
@@ -42,11 +51,7 @@ async def test_more_connections_than_the_cap_evict_the_never_helloed_then_host_f
     over = await RawPeer.open(host.port)  # 8 people said hello: nobody to evict
     msg = await refused(over, "host_full")
     assert "8" in msg["message"]
-    for p in newcomers:
-        await p.aclose()
-    with trio.fail_after(5):
-        while host._conns:
-            await trio.sleep(0.05)
+    await close_all(host, newcomers)
     await serves_a_match(host)
 
 
@@ -57,17 +62,10 @@ async def test_over_the_per_address_cap_is_too_many_connections(nursery):
         await p.hello()
     extra = await RawPeer.open(host.port)
     await refused(extra, "too_many_connections")
-    await peers[0].aclose()
-    with trio.fail_after(5):
-        while len(host._conns) > 3:
-            await trio.sleep(0.05)
+    await close_all(host, peers[:1], left=3)
     again = await RawPeer.open(host.port)  # a place came free
     await again.hello()
-    for p in [*peers[1:], again]:
-        await p.aclose()
-    with trio.fail_after(5):
-        while host._conns:
-            await trio.sleep(0.05)
+    await close_all(host, [*peers[1:], again])
     await serves_a_match(host)
 
 
