@@ -27,7 +27,7 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lanmatch.net.host import Host  # noqa: E402
+from lanmatch.net.host import MAX_PER_ADDRESS, Host  # noqa: E402
 from lanmatch.protocol import PROTOCOL_VERSION, Decoder, encode_frame  # noqa: E402
 from lanmatch.table import AUTOPILOT_PACE  # noqa: E402
 
@@ -175,27 +175,37 @@ async def echo_rtt(port: int, n: int) -> list[float]:
     return out
 
 
-async def action_rtt(port: int, n: int) -> list[float]:
-    """Two raw peers at a 2-seat Classic table take turns; each action is timed
-    from sending `act` to receiving the actor's own new view."""
-    out: list[float] = []
-    if True:
+class TwoSeats:
+    """Two raw peers at a 2-seat Classic table that take turns; each action is
+    timed from sending `act` to receiving the actor's own new view."""
+
+    def __init__(self, peers: list[Raw], latest: list[dict]):
+        self.peers = peers
+        self.latest = latest
+        self.rng = random.Random(2)
+
+    @classmethod
+    async def open(cls, port: int, room: str = "bench") -> TwoSeats:
         peers = []
         for k in range(2):
             p = Raw(await trio.open_tcp_stream(LOOPBACK, port))
             await p.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": f"p{k}", "agent": "bot"})
             await p.expect("welcome")
             peers.append(p)
-        await peers[0].send({"type": "create", "room": "bench", "game": "colormatch", "table": "classic",
+        await peers[0].send({"type": "create", "room": room, "game": "colormatch", "table": "classic",
                              "seats": 2, "clock": 600})
         await peers[0].expect("seated")
-        await peers[1].send({"type": "join", "room": "bench"})
+        await peers[1].send({"type": "join", "room": room})
         await peers[1].expect("seated")
         await peers[0].send({"type": "start"})
-        latest = [await p.expect("view") for p in peers]
-        rng = random.Random(2)
-        warm = 200
-        while len(out) < n:
+        return cls(peers, [await p.expect("view") for p in peers])
+
+    async def timed(self, n: int, warm: int = 0, seconds: float = float("inf")) -> list[float]:
+        """`n` round trips after `warm` untimed ones (fewer if `seconds` run out)."""
+        peers, latest, rng = self.peers, self.latest, self.rng
+        out: list[float] = []
+        end = trio.current_time() + seconds  # checked between actions: the table stays in step
+        while (len(out) < n or warm) and trio.current_time() < end:
             sid = latest[0]["state_id"]
             if latest[0]["view"]["outcome"] is not None:
                 await peers[0].send({"type": "rematch"})
@@ -228,8 +238,18 @@ async def action_rtt(port: int, n: int) -> list[float]:
                 m = await peers[other].recv()
                 if m["type"] == "view":
                     latest[other] = m
-        for p in peers:
+        return out
+
+    async def aclose(self) -> None:
+        for p in self.peers:
             await p.stream.aclose()
+
+
+async def action_rtt(port: int, n: int) -> list[float]:
+    """`TwoSeats`: n timed actions after 200 warm-up ones."""
+    table = await TwoSeats.open(port)
+    out = await table.timed(n, warm=200)
+    await table.aclose()
     return out
 
 
@@ -310,7 +330,9 @@ def cpu_seconds() -> float:
 async def load_host(tables: int) -> None:
     """The host process of the load test: `mark` on stdin prints its counters."""
     async with trio.open_nursery() as nursery:
-        host = Host("bench", rng=random.Random(1), person_bot_delay=0.0, dead_after=30.0)
+        # (every seat comes from 127.0.0.1: the per-address cap is raised for them)
+        host = Host("bench", rng=random.Random(1), person_bot_delay=0.0, dead_after=30.0,
+                    max_per_address=max(MAX_PER_ADDRESS, 4 * tables + 64))
         await nursery.start(host.run)
         await nursery.start(host.listen, 0, LOOPBACK)
         for t in range(tables):

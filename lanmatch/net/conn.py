@@ -19,10 +19,18 @@ the send's own Python work).
 
 The peer's garbage (`RemoteProtocolError` from the decoder) gets an `error`
 reply and closes the connection; the handler may raise it too.
+
+Deadlines (the host's side, docs/protocol.md "Connections and frames"): a
+connection that has not been marked `greeted` within `hello_timeout` seconds
+gets a fatal `hello_timeout` (until then it is neither pinged nor dropped for
+silence); a frame whose first byte came more than
+`frame_timeout` seconds ago and is still incomplete gets a fatal
+`slow_frame`. The heartbeat task checks both (infinite: never).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import math
@@ -46,8 +54,27 @@ DEAD_AFTER = 4.0
 SEND_TIMEOUT = 5.0
 OUTBOX = 256
 RECV_CHUNK = 65536
+HELLO_TIMEOUT = 5.0  # seconds a new connection has to say `hello` (the host's side)
+FRAME_TIMEOUT = 10.0  # seconds a frame may take from its first byte to its last
 
 _ids = itertools.count(1)
+
+
+class _Escaped(str):
+    """Escaped text: `%s` shows it as it is, `%r` quoted (not escaped again)."""
+
+    def __repr__(self) -> str:
+        return f"'{self}'"
+
+
+def escape(v: Any) -> Any:
+    """Peer text as the log shows it: printable ASCII as it is, anything else
+    (non-ASCII, controls, line separators, backslashes) `unicode_escape`d,
+    so that no peer can forge a line of the log. Not text: unchanged."""
+    if not isinstance(v, str) or (v.isascii() and v.isprintable() and "\\" not in v):
+        return v
+    return _Escaped(v.encode("unicode_escape").decode("ascii"))
+
 _CLOSE = object()
 
 
@@ -64,6 +91,8 @@ class Connection:
         dead_after: float = DEAD_AFTER,
         max_frame: int = MAX_FRAME,
         label: str = "",
+        hello_timeout: float = math.inf,
+        frame_timeout: float = math.inf,
     ):
         self.id = next(_ids)
         self.stream = stream
@@ -72,6 +101,12 @@ class Connection:
         self.dead_after = dead_after
         self.max_frame = max_frame
         self.label = label or f"conn{self.id}"
+        self.hello_timeout = hello_timeout
+        self.frame_timeout = frame_timeout
+        self.address: str | None = None  # the peer's IP address (the host sets it)
+        self.greeted = False  # set by the host once the peer said `hello`
+        self.opened_at = 0.0
+        self._partial_since: float | None = None  # when the incomplete frame's first byte came
         self._send, self._recv = trio.open_memory_channel[Any](outbox)
         self.seq = 0
         self.closed = False
@@ -126,7 +161,7 @@ class Connection:
     async def run(self, handler: Callable[[dict[str, Any]], None]) -> None:
         """Serve the connection until it closes (either side) or is dropped."""
         now = trio.current_time()
-        self.last_recv = self.last_sent = now
+        self.last_recv = self.last_sent = self.opened_at = now
         try:
             async with trio.open_nursery() as nursery:
                 self._scope = nursery.cancel_scope
@@ -160,14 +195,20 @@ class Connection:
                     return
                 self.last_recv = trio.current_time()
                 dec.feed(data)
+                done = 0
                 while not self.closed:
                     msg = dec.next_message()
                     if msg is None:
                         break
+                    done += 1
                     self.recv_frames += 1
                     handler(msg)
+                if not dec.pending_partial():
+                    self._partial_since = None
+                elif done or self._partial_since is None:  # a new frame began in this chunk
+                    self._partial_since = self.last_recv
         except RemoteProtocolError as e:
-            log.info("%s: dropped: %s (%s)", self.label, e.message, e.code)
+            log.info("%s: dropped: %s (%s)", escape(self.label), escape(e.message), e.code)
             if self.numbered:
                 self.close(e.code, self._error(e.code, e.message, True))
             else:
@@ -198,7 +239,7 @@ class Connection:
                         frames.append(encode_frame(m, self.max_frame))
                     except LocalProtocolError:
                         # our bug: loud in the log, and only this connection pays
-                        log.exception("%s: refusing to send an invalid message %.200r", self.label, m)
+                        log.exception("%s: refusing to send an invalid message %.200r", escape(self.label), m)
                         if self.strict:
                             raise
                         self.close("local_error")
@@ -219,21 +260,50 @@ class Connection:
             if self._scope is not None:
                 self._scope.cancel()
 
+    async def _deadline_error(self, code: str, message: str) -> None:
+        """Close with a fatal `error`; a peer that does not read it within a
+        second is cut off anyway."""
+        log.info("%s: dropped: %s (%s)", escape(self.label), message, code)
+        self.close(code, self._error(code, message, True) if self.numbered else None)
+        await trio.sleep(1.0)
+        if self._scope is not None:
+            self._scope.cancel()
+
     async def _heartbeat(self) -> None:
-        tick = self.heartbeat / 2 if math.isfinite(self.heartbeat) else math.inf
+        tick = min(self.heartbeat, self.hello_timeout, self.frame_timeout) / 2
         while not self.closed:
             await trio.sleep(tick)
             now = trio.current_time()
+            if not self.greeted and now - self.opened_at > self.hello_timeout:
+                await self._deadline_error("hello_timeout", f"no hello within {self.hello_timeout:g} s")
+                return
+            if self._partial_since is not None and now - self._partial_since > self.frame_timeout:
+                await self._deadline_error("slow_frame", f"a frame not completed within {self.frame_timeout:g} s")
+                return
+            if not math.isfinite(self.heartbeat):
+                continue
+            if not self.greeted and math.isfinite(self.hello_timeout):
+                continue  # before hello: no ping (`welcome` is the first message), the hello deadline governs
             if now - self.last_recv > self.dead_after:
-                log.info("%s: nothing heard for %.1f s: dropped", self.label, now - self.last_recv)
+                log.info("%s: nothing heard for %.1f s: dropped", escape(self.label), now - self.last_recv)
                 self.close("timeout")
                 if self._scope is not None:
                     self._scope.cancel()
                 return
             if self._sending_since is not None and now - self._sending_since > SEND_TIMEOUT:
-                log.info("%s: a send stuck for %.1f s: dropped (slow reader)", self.label, now - self._sending_since)
+                log.info("%s: a send stuck for %.1f s: dropped (slow reader)", escape(self.label), now - self._sending_since)
                 self.close("slow_reader")
                 return
             if now - self.last_sent >= self.heartbeat:
                 self.last_sent = now
                 self.send({"type": "ping"})
+
+
+async def refuse(stream: trio.abc.Stream, code: str, message: str, *, timeout: float = 1.0) -> None:
+    """Answer a connection the host will not serve with one fatal `error`
+    (numbered 1, as the first message of a host's connection is) and close it."""
+    frame = encode_frame({"seq": 1, "type": "error", "code": code, "message": message, "fatal": True, "ref": None})
+    with trio.move_on_after(timeout), contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+        await stream.send_all(frame)
+    with trio.CancelScope(shield=True), trio.move_on_after(timeout):
+        await trio.aclose_forcefully(stream)

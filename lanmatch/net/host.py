@@ -24,6 +24,15 @@ first resumes every match the store holds unfinished (a host killed at any
 instant carries on where its tables stood).
 
 `Host.listen(port, bind)` serves TCP; `Host.advertise` is `discovery.py`'s.
+
+Connections are capped (docs/protocol.md "Connections and frames"): in total
+(`max_connections`, default the soft RLIMIT_NOFILE less 64, at most 4096;
+`Host.run` first raises the soft limit towards the hard one) and per address
+(`max_per_address`). A newcomer over the total evicts the oldest connection
+that has not said `hello`, or is refused `host_full`; one over its address's
+cap is refused `too_many_connections`. `hello_timeout` and `frame_timeout`
+are `conn.py`'s deadlines. Every log line the host writes shows peer text
+escaped (`escape`): no peer can forge a line of the log.
 """
 
 from __future__ import annotations
@@ -31,11 +40,12 @@ from __future__ import annotations
 import datetime
 import logging
 import random
+import resource
 from typing import Any
 
 import trio
 
-from lanmatch.net.conn import Connection
+from lanmatch.net.conn import FRAME_TIMEOUT, HELLO_TIMEOUT, Connection, escape, refuse
 from lanmatch.net.keeper import StoreKeeper
 from lanmatch.protocol import RemoteProtocolError, check_outgoing_host
 from lanmatch.store import Store
@@ -59,8 +69,28 @@ log = logging.getLogger("lanmatch.host")
 RATE = Limits.rate  # messages a second a peer may send on average (accepted actions are free) ...
 BURST = Limits.burst  # ... in bursts of up to this many
 INBOX = 1024
+MAX_CONNECTIONS = 4096  # the total cap's ceiling (default: the soft open-file limit less FD_SPARE)
+FD_SPARE = 64  # file descriptors kept for the store, the listeners, mDNS and the log
+MAX_PER_ADDRESS = 64  # connections from one address
 
 __all__ = ["Host", "Peer", "RoomActor"]
+
+
+def raise_nofile_limit() -> int:
+    """Raise the soft RLIMIT_NOFILE towards the hard one; the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if want > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            soft = want
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def default_max_connections(soft: int) -> int:
+    return max(1, min(MAX_CONNECTIONS, soft - FD_SPARE))
 
 
 def _today() -> str:
@@ -85,8 +115,18 @@ class Host:
         bot_delay: float = 0.0,
         person_bot_delay: float = AUTOPILOT_PACE,
         store: Store | None = None,
+        max_connections: int | None = None,
+        max_per_address: int = MAX_PER_ADDRESS,
+        hello_timeout: float = HELLO_TIMEOUT,
+        frame_timeout: float = FRAME_TIMEOUT,
     ):
         self.name = name
+        self.max_connections = max_connections  # None: set by `run` from the open-file limit
+        self.max_per_address = max_per_address
+        self.hello_timeout = hello_timeout
+        self.frame_timeout = frame_timeout
+        self._conns: dict[int, Connection] = {}  # served connections, oldest first
+        self._per_address: dict[str, int] = {}
         self.store = store  # None: nothing is kept (no profiles, no coin rooms, no resume)
         self.heartbeat = heartbeat
         self.dead_after = dead_after
@@ -126,6 +166,9 @@ class Host:
         """Own the rooms' tasks until cancelled. With a store, first resume every
         match it holds unfinished (before `task_status.started`, so that the
         rooms exist when peers come back)."""
+        soft = raise_nofile_limit()
+        if self.max_connections is None:
+            self.max_connections = default_max_connections(soft)
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             if self.store is not None:
@@ -166,7 +209,7 @@ class Host:
             elif t is Notify:
                 self._notify()
             elif t is Log:
-                log.log(e.level, e.fmt, *e.args)
+                log.log(e.level, e.fmt, *map(escape, e.args))
             elif t is StartRoom:
                 assert self._nursery is not None, "Host.run is not running"
                 actor = RoomActor(self, e.room)
@@ -208,9 +251,47 @@ class Host:
 
     # ------------------------------------------------------------ peers
 
+    def _admit(self, address: str | None) -> tuple[str, str] | None:
+        """Make room for a new connection from `address`, or say why not (code, sentence)."""
+        if address is not None and self._per_address.get(address, 0) >= self.max_per_address:
+            return "too_many_connections", f"At most {self.max_per_address} connections from one address."
+        cap = self.max_connections if self.max_connections is not None else default_max_connections(
+            resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+        if len(self._conns) < cap:
+            return None
+        for cid, old in self._conns.items():
+            if not old.greeted:
+                self._forget(cid)
+                log.info("%s: evicted (never said hello) for a newcomer: the host is full", old.label)
+                old.close("host_full", old._error("host_full", "The host is full; this connection never said hello.", True))
+                return None
+        return "host_full", f"The host serves its {cap} connections; try later."
+
+    def _forget(self, cid: int) -> None:
+        entry = self._conns.pop(cid, None)
+        if entry is not None:
+            address = entry.address
+            if address is not None:
+                left = self._per_address[address] - 1
+                if left:
+                    self._per_address[address] = left
+                else:
+                    del self._per_address[address]
+
     async def serve_stream(self, stream: trio.abc.Stream) -> None:
         """Serve one peer on `stream` until it goes."""
-        conn = Connection(stream, numbered=True, outbox=self.outbox, heartbeat=self.heartbeat, dead_after=self.dead_after)
+        address = _address(stream)
+        refused = self._admit(address)
+        if refused is not None:
+            log.info("refused a connection from %s: %s", address, refused[0])
+            await refuse(stream, *refused)
+            return
+        conn = Connection(stream, numbered=True, outbox=self.outbox, heartbeat=self.heartbeat, dead_after=self.dead_after,
+                          hello_timeout=self.hello_timeout, frame_timeout=self.frame_timeout)
+        conn.address = address
+        self._conns[conn.id] = conn
+        if address is not None:
+            self._per_address[address] = self._per_address.get(address, 0) + 1
         peer = self.lobby.connect(conn.id, conn.label, trio.current_time(), conn)
 
         def closed() -> None:
@@ -223,8 +304,9 @@ class Host:
         try:
             await conn.run(lambda msg: self._guarded(peer, msg))
         finally:
+            self._forget(conn.id)
             self.execute(self.lobby.gone(peer))
-            log.info("%s (%s) gone: %s", conn.label, peer.name, conn.close_reason)
+            log.info("%s (%s) gone: %s", escape(conn.label), escape(peer.name), conn.close_reason)
 
     def _watch(self, peer: Peer, msg: dict[str, Any]) -> None:
         if self.strict:
@@ -240,7 +322,7 @@ class Host:
         except RemoteProtocolError:
             raise
         except Exception:
-            log.exception("bug while serving %s: message %.200r", peer.label, msg)
+            log.exception("bug while serving %s: message %.200r", escape(peer.label), msg)
             self.execute(self.lobby.drain())  # what was decided before the failure
             if self.strict:
                 raise
@@ -248,6 +330,16 @@ class Host:
             self.execute(self.lobby.drain())
         finally:
             peer.link.label = peer.label
+            peer.link.greeted = peer.name is not None
+
+
+def _address(stream: trio.abc.Stream) -> str | None:
+    """The peer's IP address (None: not a socket)."""
+    sock = getattr(stream, "socket", None)
+    try:
+        return sock.getpeername()[0] if sock is not None else None
+    except (OSError, IndexError, TypeError):
+        return None
 
 
 class RoomActor:
@@ -332,7 +424,7 @@ class RoomActor:
                 else:
                     played = s.resolve(job, job.choose(), now)
             except Exception:
-                log.exception("room %s: the referee failed; the room is closed", s.room.name)
+                log.exception("room %s: the referee failed; the room is closed", escape(s.room.name))
                 if self.host.strict:
                     raise
                 execute(s.fail())
@@ -350,7 +442,7 @@ class RoomActor:
         try:
             execute(s.handle(typ, peer, msg, trio.current_time()))
         except Exception:
-            log.exception("room %s: bug while handling %s from %s", s.room.name, typ, peer.label)
+            log.exception("room %s: bug while handling %s from %s", escape(s.room.name), typ, escape(peer.label))
             execute(s.out.drain())  # what was decided before the failure
             if self.host.strict:
                 raise

@@ -1,0 +1,136 @@
+"""Hostile connections (issue 13, docs/protocol.md "Connections and frames"):
+caps in total and per address, the hello and frame deadlines, escaped log
+lines. Real sockets on 127.0.0.1; every loop bounded in count and time. Each
+test ends with the host still serving a full match to bot nodes.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import trio
+from _net import RawPeer, frame_header, play_bots, start_host
+
+
+async def serves_a_match(host, room: str = "after") -> None:
+    host.create_room(room, game="dominoes", seats=3, auto_start=True, start_after=0.2, bot_level="easy")
+    await play_bots(host.port, room, ["easy", "easy"])
+    assert host.rooms[room].room.referee.over
+
+
+async def close_all(host, peers: list[RawPeer], *, left: int = 0) -> None:
+    """Close `peers`, then wait until the host counts `left` connections."""
+    for p in peers:
+        await p.aclose()
+    with trio.fail_after(5):
+        while len(host._conns) > left:
+            await trio.sleep(0.05)
+
+
+async def refused(p: RawPeer, code: str) -> dict:
+    msg = await p.expect("error", code=code)
+    assert msg["fatal"] is True
+    assert await p.closed()
+    return msg
+
+
+async def test_more_connections_than_the_cap_evict_the_never_helloed_then_host_full(nursery):
+    host = await start_host(nursery, max_connections=8)
+    idle = [await RawPeer.open(host.port) for _ in range(8)]  # at the cap, none said hello
+    newcomers = []
+    for k in range(3):  # each evicts the oldest idle one, and is served
+        newcomers.append(await RawPeer.open(host.port))
+        await refused(idle[k], "host_full")
+        assert (await newcomers[-1].hello(f"new{k}"))["type"] == "welcome"
+    for p in idle[3:]:  # the rest are evicted for people saying hello
+        q = await RawPeer.open(host.port)
+        await refused(p, "host_full")
+        await q.hello("late")
+        newcomers.append(q)
+    assert len(newcomers) == 8
+    over = await RawPeer.open(host.port)  # 8 people said hello: nobody to evict
+    msg = await refused(over, "host_full")
+    assert "8" in msg["message"]
+    await close_all(host, newcomers)
+    await serves_a_match(host)
+
+
+async def test_over_the_per_address_cap_is_too_many_connections(nursery):
+    host = await start_host(nursery, max_per_address=4)
+    peers = [await RawPeer.open(host.port) for _ in range(4)]
+    for p in peers:
+        await p.hello()
+    extra = await RawPeer.open(host.port)
+    await refused(extra, "too_many_connections")
+    await close_all(host, peers[:1], left=3)
+    again = await RawPeer.open(host.port)  # a place came free
+    await again.hello()
+    await close_all(host, [*peers[1:], again])
+    await serves_a_match(host)
+
+
+async def test_a_connection_that_never_says_hello_gets_hello_timeout(nursery):
+    host = await start_host(nursery, hello_timeout=1.5, dead_after=0.5, heartbeat=0.2)
+    silent = await RawPeer.open(host.port)
+    msg = await refused(silent, "hello_timeout")  # not dropped silently for its silence first
+    assert msg["seq"] == 1 and silent.got == [msg]  # and never pinged before hello
+    late = await RawPeer.open(host.port)
+    await trio.sleep(1.0)  # past the silence and ping times, within the hello deadline
+    welcome = await late.hello()
+    assert welcome["seq"] == 1  # docs/protocol.md section 2: `welcome` is the first message
+    await late.aclose()
+    host.hello_timeout, host.dead_after, host.heartbeat = 0.5, 4.0, 1.0  # (for the connections to come)
+    greeted = await RawPeer.open(host.port)
+    await greeted.hello()
+    for _ in range(5):  # past the deadline: a peer that said hello stays (it answers pings)
+        await trio.sleep(0.2)
+        await greeted.send({"type": "ping"})
+    await greeted.send({"type": "list"})
+    await greeted.expect("rooms")
+    await greeted.aclose()
+    await serves_a_match(host)
+
+
+async def test_a_frame_dripped_a_byte_at_a_time_gets_slow_frame(nursery):
+    host = await start_host(nursery, frame_timeout=0.6)
+    slow = await RawPeer.open(host.port)
+    await slow.hello()
+    await slow.send_bytes(frame_header(40) + b"\x81")
+    with trio.move_on_after(5):
+        for _ in range(20):  # a byte every 0.2 s keeps the connection busy, not the frame alive
+            await trio.sleep(0.2)
+            try:
+                await slow.send_bytes(b"\xa1")
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                break
+    await refused(slow, "slow_frame")
+    # whole frames sent slowly, one after another, are fine
+    steady = await RawPeer.open(host.port)
+    await steady.hello()
+    for _ in range(4):
+        await trio.sleep(0.3)
+        await steady.send({"type": "list"})
+        await steady.expect("rooms")
+    await steady.aclose()
+    await serves_a_match(host)
+
+
+async def test_peer_text_in_the_log_is_escaped(nursery, caplog):
+    caplog.set_level(logging.INFO, logger="lanmatch")
+    host = await start_host(nursery)
+    p = await RawPeer.open(host.port)
+    await p.hello("Zoë \"the\" 'best'\u00a0\\n")
+    await p.send({"type": "create", "room": "salle\u202fé", "game": "dominoes", "seats": 2, "bots": "easy"})
+    await p.expect("seated")
+    await p.send({"type": "start"})
+    await p.expect("view")
+    await p.aclose()
+    with trio.fail_after(5):
+        while host.peers:
+            await trio.sleep(0.05)
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith("lanmatch")]
+    text = "\n".join(lines)
+    assert "Zo\\xeb" in text and "salle\\u202f\\xe9" in text, text
+    assert all(line.isascii() and line.isprintable() for line in lines), text
+    assert "\\\\n" in text  # a peer's backslash-n is not a line break, nor reads as one
+    await serves_a_match(host)
