@@ -187,6 +187,23 @@ class Tmux:
     def __exit__(self, *exc: Any) -> None:
         subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=10)
 
+    def dead(self) -> bool:
+        """Has the pane's command ended (the pane stays, `remain-on-exit`)?"""
+        r = subprocess.run([*self.base, "display-message", "-p", "-t", self.name, "#{pane_dead}"],
+                           capture_output=True, text=True, timeout=5)
+        return r.stdout.strip() == "1"
+
+    def wait_dead(self, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not self.dead():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the command never ended; the screen shows:\n{self.screen()}")
+            time.sleep(0.1)
+
+    def respawn(self, cmd: str) -> None:
+        """Run `cmd` in the pane again (after the last command died)."""
+        subprocess.run([*self.base, "respawn-pane", "-k", "-t", self.name, cmd], env=self.env, check=True, timeout=10)
+
     def keys(self, *keys: str) -> None:
         subprocess.run([*self.base, "send-keys", "-t", self.name, *keys], check=True, timeout=5)
 

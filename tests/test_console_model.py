@@ -462,7 +462,11 @@ def test_rooms_a_seat_a_password_and_joining():
     for ch in "pw":
         ui.press(ch)
     assert "••█" in text(ui)
-    ui.press("enter")
+    # the password is checked first (watching the room), then the seats are offered
+    assert ui.press("enter") == [("send", "watch", {"room": "Locked", "password": "pw"})]
+    assert ui.picker is None
+    ui.on_message({"type": "watching", "seq": 5, "room": "Locked"}, 0.0)
+    assert ui.screen == "rooms" and ui.picker is not None
     assert ui.press("f") == [("send", "join", {"room": "Locked", "password": "pw"})]
     assert ui.press("w") == [("send", "watch", {"room": "Locked"})]
     ui.on_message({"type": "seated", "room": "Open", "seat": 2, "token": "1" * 32}, 0.0)
@@ -616,7 +620,8 @@ def test_the_room_list_shows_stakes_and_a_coin_room_asks_for_the_stake_before_jo
     ui.press("enter")  # confirmed: then the password, then the seat
     assert ui.prompt is not None and ui.prompt.title == "Password of Pot"
     ui.press("x")
-    ui.press("enter")
+    assert ui.press("enter") == [("send", "watch", {"room": "Pot", "password": "x"})]  # the password checked first
+    ui.on_message({"type": "watching", "seq": 5, "room": "Pot"}, 0.0)
     assert ui.press("f") == [("send", "join", {"room": "Pot", "password": "x"})]
     ui.press("down")
     ui.press("enter")  # a practice room: no question
