@@ -2,7 +2,8 @@
 terminal through tmux, and model views from the engine.
 
 `rigged` deals fixed 7-card hands (and the rest of the deck in order);
-`to_seat0` plays first legal actions until seat 0 has the turn;
+`to_seat0` plays first legal actions until seat 0 has the turn; `sheds_reds`
+plays seat 0's red hand out;
 `seated_ui` seats a `Console` at seat 0 of an engine game and `push` sends it
 that seat's view through the wire encoding; `text` draws its screen. `Tmux` runs a
 command in a private tmux server (its own socket, killed at the end) and reads
@@ -70,6 +71,16 @@ def to_seat0(g, limit: int = 400) -> None:
             return
         seat = v["turn"]
         g.act(seat, g.legal_actions(seat)[0])
+
+
+def sheds_reds(g) -> None:
+    """Seat 0 plays R1..R7 in turn while seat 1 draws (and keeps): seat 0 goes out."""
+    for card in ("R1", "R2", "R3", "R4", "R5", "R6", "R7"):
+        g.act(0, {"type": "play", "card": card})
+        if g.outcome is None:
+            g.act(1, {"type": "draw"})
+            if g.view(1)["phase"] == "drawn":
+                g.act(1, {"type": "keep"})
 
 
 def bomb_lit_one_card_each():
@@ -217,6 +228,17 @@ class Tmux:
         """Wait until `text` was printed, in the visible screen or the history
         (tmux's "Pane is dead" notice may scroll the last line away)."""
         return wait_for(self.sock, self.name, lambda s: text in s, timeout, history=True)
+
+
+def stop_process(proc: subprocess.Popen) -> None:
+    """Stop a process the test started: terminate, then kill if it lingers (10 s)."""
+    if proc.poll() is None:
+        proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def pane(sock: str, name: str, history: bool = False) -> str:

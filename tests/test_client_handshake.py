@@ -243,3 +243,17 @@ async def test_a_bot_node_at_a_strangers_port_exits_2_without_a_word_sent(nurser
     node = BotNode("easy", retry_for=30)
     assert await node.run(address) == 2
     assert script.got == b"" and script.connections == 1
+
+
+def test_without_the_flag_a_stranger_still_gets_one_try_and_one_line():
+    """Protocol 1 (the flag off, as today): the hello has gone out, but a first
+    connection that ends without a welcome is not retried: `lanmatch bot`
+    exits 2 with one line."""
+    with Stranger(b"HTTP/1.1 400 Bad Request\r\n\r\n") as stranger:
+        run = subprocess.run([sys.executable, "-m", "lanmatch", "bot", f"{LOOPBACK}:{stranger.port}"],
+                             capture_output=True, text=True, timeout=60)
+        lines = [line for line in run.stderr.splitlines() if "lanmatch host" in line]
+        assert run.returncode == 2, run.stderr
+        assert len(lines) == 1 and lines[0].endswith(
+            f"{LOOPBACK}:{stranger.port} did not answer as a lanmatch host (it sent something else: not a lanmatch frame)")
+        assert stranger.connections == 1

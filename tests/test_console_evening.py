@@ -14,7 +14,18 @@ import re
 import stat
 
 import pytest
-from _console import ROOM, coin_lobby, coin_rooms, push, rigged, room_msg, seated_ui, text, to_seat0
+from _console import (
+    ROOM,
+    coin_lobby,
+    coin_rooms,
+    push,
+    rigged,
+    room_msg,
+    seated_ui,
+    sheds_reds,
+    text,
+    to_seat0,
+)
 
 from lanmatch.console.model import Console, HostRow
 from lanmatch.console.screen import ROOM_HEADS, render_screen, room_cells
@@ -55,6 +66,13 @@ def test_the_seats_file_is_0600_keyed_by_player_host_and_room_and_forgets(tmp_pa
 
 
 # ------------------------------------------------------------------ a kept seat, taken back
+
+
+def _at_table():
+    """A three-seat Classic game at seat 0's turn, and a `lanmatch join` console seated there."""
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    to_seat0(g)
+    return g, seated_ui(g, kind="join")
 
 
 def _back_at(g, saved: dict) -> Console:
@@ -108,9 +126,7 @@ def test_nothing_played_meanwhile_is_said_too_and_a_forgotten_seat_goes_to_the_r
 
 
 def test_quitting_says_the_seat_stays_and_lanmatch_join_takes_you_back():
-    g = new_game("colormatch", table="classic", players=3, seed=3)
-    to_seat0(g)
-    ui = seated_ui(g, kind="join")
+    g, ui = _at_table()
     ui.press("q")
     screen = text(ui)
     assert "Your seat stays yours: the clock plays it until you come back" in screen
@@ -121,9 +137,7 @@ def test_quitting_says_the_seat_stays_and_lanmatch_join_takes_you_back():
 
 
 def test_a_host_that_says_goodbye_is_named_and_the_lobby_comes_back():
-    g = new_game("colormatch", table="classic", players=3, seed=3)
-    to_seat0(g)
-    ui = seated_ui(g, kind="join")
+    g, ui = _at_table()
     ui.host_label = "Kitchen"
     ui.on_message({"type": "bye", "seq": 9, "reason": "The host is shutting down.", "host": "Kitchen"}, 0.0)
     screen = text(ui)
@@ -138,9 +152,7 @@ def test_a_host_that_says_goodbye_is_named_and_the_lobby_comes_back():
 
 
 def test_reconnecting_counts_down_then_the_host_is_gone_with_the_lobby_or_more_waiting():
-    g = new_game("colormatch", table="classic", players=3, seed=3)
-    to_seat0(g)
-    ui = seated_ui(g, kind="join")
+    g, ui = _at_table()
     ui.host_label = "Kitchen"
     ui.connection_lost(100.0 + 60)
     first = text(ui, now=100.0).splitlines()
@@ -179,12 +191,7 @@ def _over(*, left: dict) -> Console:
     people["room"]["seats"][1] = {"seat": 1, "name": "Bob", "kind": "person", "connected": True}
     ui.on_message(people, 0.0)
     push(ui, g)
-    for card in ("R1", "R2", "R3", "R4", "R5", "R6", "R7"):
-        g.act(0, {"type": "play", "card": card})
-        if g.outcome is None:
-            g.act(1, {"type": "draw"})
-            if g.view(1)["phase"] == "drawn":
-                g.act(1, {"type": "keep"})
+    sheds_reds(g)
     after = room_msg(2, state="over", creator=0, tally={"wins": [1.0, 0.0], "points": [30, 0]}, games=1)
     after["room"]["seats"][1] = {"seat": 1, **left}
     ui.on_message(after, 1.0)
@@ -206,9 +213,7 @@ def test_the_final_points_and_the_tally_name_a_person_who_left(left):
 
 
 def test_a_seat_whose_person_left_says_so():
-    g = new_game("colormatch", table="classic", players=3, seed=3)
-    to_seat0(g)
-    ui = seated_ui(g, kind="join")
+    g, ui = _at_table()
     room = room_msg(3, creator=0)
     room["room"]["seats"][1] = {"seat": 1, "name": "Bob", "kind": "bot", "connected": True, "left": True}
     ui.on_message(room, 0.0)
@@ -228,9 +233,7 @@ def test_every_coins_message_updates_the_lobby_and_the_table_at_once_and_r_refre
     assert ui.press("r") == [("send", "list", {}), ("refresh_balance",)]
     ui.on_message({"type": "profile", "seq": 4, "profile": {"name": "Ann", "balance": 1010}}, 0.0)
     assert "Playing as Ann · 1,010 coins" in text(ui) and 50 in ui.form.stakes
-    g = new_game("colormatch", table="classic", players=3, seed=3)
-    to_seat0(g)
-    table = seated_ui(g, kind="join")
+    g, table = _at_table()
     table.coins_host, table.balance = True, 500
     assert "500 coins" in text(table).splitlines()[0]
     table.on_message({"type": "coins", "seq": 9, "profile": "Ann", "balance": 450, "change": -50, "reason": "stake",
@@ -333,9 +336,7 @@ def test_no_control_or_format_character_of_a_host_reaches_the_screen():
     ui = coin_lobby()
     ui.set_hosts([HostRow(f"Kitchen{BAD}", "10.0.0.2", 7070, "1", "2", "colormatch", False)])
     ui.on_message({"type": "rooms", "seq": 2, "rooms": [{**coin_rooms()[1], "name": f"Den{BAD}"}]}, 0.0)
-    g = new_game("colormatch", table="classic", players=3, seed=3)
-    to_seat0(g)
-    table = seated_ui(g, kind="join")
+    g, table = _at_table()
     room = room_msg(3, creator=0)
     room["room"]["name"] = f"Den{BAD}"
     room["room"]["seats"][1]["name"] = f"Bob{BAD}"

@@ -20,6 +20,7 @@ from _console import (
     rigged,
     room_msg,
     seated_ui,
+    sheds_reds,
     text,
     to_seat0,
     wire,
@@ -360,12 +361,7 @@ def test_the_log_tells_each_move_once_in_words():
 def test_end_of_a_game_shows_the_scores_the_standing_and_the_rematch_key():
     hands = [["R1", "R2", "R3", "R4", "R5", "R6", "R7"], ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"]]
     g = rigged("classic", hands, "R8", first=0)
-    for card in ("R1", "R2", "R3", "R4", "R5", "R6", "R7"):
-        g.act(0, {"type": "play", "card": card})
-        if g.outcome is None:
-            g.act(1, {"type": "draw"})
-            if g.view(1)["phase"] == "drawn":
-                g.act(1, {"type": "keep"})
+    sheds_reds(g)
     assert g.outcome is not None
     ui = seated_ui(g)
     ui.on_message(room_msg(2, state="over", creator=0, tally={"wins": [1.0, 0.0], "points": [30, 0]}, games=2), 1.0)

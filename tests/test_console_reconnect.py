@@ -23,8 +23,9 @@ import sys
 import time
 from functools import partial
 
+import pytest
 import trio
-from _console import NEED_TMUX, Tmux
+from _console import NEED_TMUX, Tmux, stop_process
 from _net import LOOPBACK
 from _stranger import FLAGGED, Stranger
 from test_console_app import ENV, _env, headless, until
@@ -66,6 +67,26 @@ def test_an_unreachable_address_is_named_once_with_its_cause():
     assert session.ui.screen == "hosts"
 
 
+def test_without_the_flag_a_strangers_port_is_one_line_and_no_retry_loop():
+    """Protocol 1 (the flag off, as today): the console's hello has gone out,
+    but the first connection ended without a welcome: one line, the lobby,
+    and no reconnecting."""
+    with Stranger(b"HTTP/1.1 400 Bad Request\r\n\r\n") as stranger:
+
+        async def net(session: Session, nursery: trio.Nursery) -> None:
+            await join_net(session, nursery, join_args(stranger.port))
+
+        async def script(session: Session, inp) -> None:
+            await until(lambda: "lanmatch host" in session.ui.message, "the line")
+            await asyncio_sleep(1.0)  # time enough for a retry, if there were one
+            inp.send_text("q")
+
+        session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
+        assert session.ui.message == (f"{LOOPBACK}:{stranger.port} did not answer as a lanmatch host "
+                                      "(it sent something else: not a lanmatch frame).")
+        assert session.ui.screen == "hosts" and session.ui.status == "" and stranger.connections == 1
+
+
 async def _run_host(port: int, store: Store | None = None, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
     """A `Host` on 127.0.0.1:`port` until cancelled (a cancel scope stops it like a kill)."""
     async with trio.open_nursery() as nursery:
@@ -76,21 +97,27 @@ async def _run_host(port: int, store: Store | None = None, *, task_status=trio.T
 
 
 async def _wait(pred, what: str, timeout: float = 15.0) -> None:
-    """Wait (trio side) until `pred()` holds."""
-    with trio.fail_after(timeout):
+    """Wait (trio side) until `pred()` holds.
+
+    Raises:
+        AssertionError: not within `timeout` seconds (naming `what`).
+    """
+    with trio.move_on_after(timeout):
         while not pred():
-            await trio.sleep(0.05)
+            await trio.sleep(0.02)
+        return
+    raise AssertionError(f"timed out waiting for {what}")
 
 
-def test_a_host_that_vanished_is_given_bounded_time_then_the_lobby_or_more_waiting_and_rejoined_by_itself():
+def test_a_host_that_vanished_is_given_bounded_time_then_more_waiting_finds_it_back():
     """The host's process stops without a word: the title counts the minute
-    down (here 1.5 s), then the console says the host is gone; `w` waits
-    again; the host started again on the same port is rejoined by itself."""
+    down (here 2 s), then the console says the host is gone; the host is
+    started again on the same port, and `w` (more waiting) finds it."""
     port = free_port()
     seen: dict = {}
 
     async def net(session: Session, nursery: trio.Nursery) -> None:
-        session.reconnect_for = 1.5
+        session.reconnect_for = 2.0
         scope = trio.CancelScope()
 
         async def first() -> None:
@@ -109,21 +136,21 @@ def test_a_host_that_vanished_is_given_bounded_time_then_the_lobby_or_more_waiti
             seen["title"] = screen_text(render_screen(ui, time.monotonic())).splitlines()[0]
             await _wait(lambda: ui.overlay == "host_gone", "the host is gone")
             seen["gone"] = screen_text(render_screen(ui, time.monotonic()))
-            await _wait(lambda: ui.overlay is None and ui.reconnect_until is not None, "waiting again")
-            await nursery.start(_run_host, port)  # back on the same port
+            await nursery.start(_run_host, port)  # back on the same port, while the box waits for a key
+            seen["back"] = True
 
         nursery.start_soon(later)
 
     async def script(session: Session, inp) -> None:
         ui = session.ui
-        await until(lambda: ui.overlay == "host_gone", "the host is gone", 20)
+        await until(lambda: ui.overlay == "host_gone" and seen.get("back"), "the host is gone, and back", 20)
         inp.send_text("w")
         await until(lambda: ui.screen == "rooms" and ui.status == "" and "Connected again" in ui.message,
-                    "rejoined by itself", 20)
+                    "rejoined", 20)
         inp.send_text("q")
 
     session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
-    assert re.search(r"connection lost: reconnecting… [01] s$", seen["title"]), seen["title"]
+    assert re.search(r"connection lost: reconnecting… [012] s$", seen["title"]), seen["title"]
     assert "Kitchen is gone" in seen["gone"] and "Enter back to the lobby · w keep waiting" in seen["gone"]
 
 
@@ -252,14 +279,12 @@ def _host(port: int, tmp_path, *extra: str) -> subprocess.Popen:
     return proc
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+def _sit_in_r(t: Tmux) -> None:
+    """At the host's rooms: Enter on R, the first free seat."""
+    t.wait_for(lambda s: "Rooms at" in s and " R " in s, timeout=20)
+    t.keys("Enter")
+    t.wait_for(lambda s: "A seat at R" in s)
+    t.keys("f")
 
 
 @NEED_TMUX
@@ -275,10 +300,7 @@ def test_a_console_killed_mid_hand_and_started_again_is_back_in_its_seat_with_it
     run = f"echo $$ > {pidfile}; exec {join}"
     try:
         with Tmux(f"{run} {LOOPBACK}:{port}", _env(tmp_path)) as t:
-            t.wait_for(lambda s: "Rooms at" in s and " R " in s, timeout=20)
-            t.keys("Enter")
-            t.wait_for(lambda s: "A seat at R" in s)
-            t.keys("f")
+            _sit_in_r(t)
             screen = t.wait_for(lambda s: " ▶ You " in s and "Tab all moves" in s, timeout=20)  # its decision
             hand = hand_of(screen)
             assert len(hand) == 7
@@ -311,7 +333,7 @@ def test_a_console_killed_mid_hand_and_started_again_is_back_in_its_seat_with_it
             t.wait_for_exit_line("Bye!")
         assert '"room": "R"' in seats.read_text()  # the game goes on: the seat is still kept
     finally:
-        _stop(host)
+        stop_process(host)
 
 
 @NEED_TMUX
@@ -324,10 +346,7 @@ def test_a_host_killed_between_games_is_counted_down_and_rejoined_when_it_comes_
     host = _host(port, tmp_path)
     try:
         with Tmux(f"{sys.executable} -m lanmatch join --name Ann {LOOPBACK}:{port}", _env(tmp_path)) as t:
-            t.wait_for(lambda s: "Rooms at" in s and " R " in s, timeout=20)
-            t.keys("Enter")
-            t.wait_for(lambda s: "A seat at R" in s)
-            t.keys("f")
+            _sit_in_r(t)
             t.wait_for(lambda s: "Room R" in s and "You" in s)
             host.kill()
             host.wait()
@@ -342,17 +361,22 @@ def test_a_host_killed_between_games_is_counted_down_and_rejoined_when_it_comes_
             t.keys("q")
             t.wait_for_exit_line("Bye!")
     finally:
-        _stop(host)
+        stop_process(host)
 
 
 @NEED_TMUX
-def test_lanmatch_join_at_a_strangers_port_sends_nothing_and_says_one_line(tmp_path):
-    """The protocol-2 flag on: `lanmatch join ADDR` at an HTTP-like service
-    sends it not one byte, says what it is in one line, and does not retry."""
-    with Stranger(b"HTTP/1.1 400 Bad Request\r\n\r\n") as stranger:
+@pytest.mark.parametrize(("answer", "why"), [
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n", "it sent something else: not a lanmatch frame"),
+    (None, "it did not answer as one within 5 s"),
+])
+def test_lanmatch_join_at_a_strangers_port_sends_nothing_and_says_one_line(tmp_path, answer, why):
+    """The protocol-2 flag on: `lanmatch join ADDR` at an HTTP-like service,
+    or a silent one, sends it not one byte, says what it is in one line, and
+    does not retry."""
+    with Stranger(answer) as stranger:
         cmd = f"{sys.executable} -c '{FLAGGED}' join --name Ann {LOOPBACK}:{stranger.port}"
         with Tmux(cmd, _env(tmp_path)) as t:
-            line = f"{LOOPBACK}:{stranger.port} is not a lanmatch host (it sent something else: not a lanmatch frame)."
+            line = f"{LOOPBACK}:{stranger.port} is not a lanmatch host ({why})."
             screen = t.wait_for(lambda s: line in " ".join(s.split()), timeout=15)  # the message wraps at 80
             assert screen.count("is not a lanmatch host") == 1 and "hosts on your network" in screen
             time.sleep(1.5)  # a retry would show by now

@@ -57,7 +57,7 @@ from lanmatch.console import keymap
 from lanmatch.console.logfile import log_path, write_log
 from lanmatch.console.model import RECONNECT_FOR, Console, HostRow, Intent
 from lanmatch.console.screen import render_screen
-from lanmatch.net.client import Client, NotLanmatch, parse_address, reach_error, where
+from lanmatch.net.client import Client, NotLanmatch, not_welcomed, parse_address, reach_error, where
 from lanmatch.net.seats import SavedSeat, SeatBook
 from lanmatch.rules import get_game
 from lanmatch.table import AUTOPILOT_PACE
@@ -502,6 +502,10 @@ class Session:
                     self._leave_host(client, None)
                     return
                 fatal = client.fatal
+                if not client.ever_welcomed and fatal is None and reason != "unreachable":
+                    # (protocol 1: it got our hello, but no retry loop for a stranger)
+                    self._leave_host(client, f"{not_welcomed(address, reason)}.")
+                    return
                 if fatal is not None and fatal.get("code") not in ("timeout", "slow_reader"):
                     ui.status = "disconnected"
                     ui.say(f"Disconnected: {fatal.get('message')}")

@@ -104,6 +104,22 @@ def reach_error(e: BaseException) -> str:
     return str(e) or type(e).__name__
 
 
+ENDED = {
+    "oversize": "it sent something else: not a lanmatch frame",
+    "bad_frame": "it sent something else: not a lanmatch frame",
+    "truncated": "it sent something else: not a lanmatch frame",
+    "eof": "it closed the connection without a welcome",
+    "reset": "it reset the connection",
+    "timeout": "it said nothing for 4 s",
+}
+
+
+def not_welcomed(address: tuple[str, int], reason: str) -> str:
+    """The line for a first connection that ended before any `welcome`
+    (protocol 1: the peer had said hello; no retry follows)."""
+    return f"{where(address)} did not answer as a lanmatch host ({ENDED.get(reason, reason)})"
+
+
 def where(address: tuple[str, int]) -> str:
     return f"{address[0]}:{address[1]}"
 
@@ -423,6 +439,7 @@ class BotNode(Client):
         self.actions = 0
         self.rejections: list[dict[str, Any]] = []
         self._want_list_at: float | None = None
+        self.ever_welcomed = False  # a first connection that ends unwelcomed is not a lanmatch host
 
     async def run(self, address: tuple[str, int]) -> int:
         """Play until the match ends (0), or a fatal refusal or an address that
@@ -454,6 +471,10 @@ class BotNode(Client):
                 if self.welcomed:
                     failures = 0
                     last_ok = trio.current_time()
+                    self.ever_welcomed = True
+                elif not self.ever_welcomed and self.fatal is None:
+                    log.warning("%s: %s", self.name, not_welcomed(address, reason))
+                    return 2
                 if self.bye is not None:
                     log.info("%s: the host said goodbye: %s", self.name, self.bye.get("reason") or "(no reason)")
                 log.info("%s: connection ended: %s", self.name, reason)
