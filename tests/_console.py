@@ -2,7 +2,8 @@
 terminal through tmux, and model views from the engine.
 
 `rigged` deals fixed 7-card hands (and the rest of the deck in order);
-`to_seat0` plays first legal actions until seat 0 has the turn;
+`to_seat0` plays first legal actions until seat 0 has the turn; `sheds_reds`
+plays seat 0's red hand out;
 `seated_ui` seats a `Console` at seat 0 of an engine game and `push` sends it
 that seat's view through the wire encoding; `text` draws its screen. `Tmux` runs a
 command in a private tmux server (its own socket, killed at the end) and reads
@@ -70,6 +71,16 @@ def to_seat0(g, limit: int = 400) -> None:
             return
         seat = v["turn"]
         g.act(seat, g.legal_actions(seat)[0])
+
+
+def sheds_reds(g) -> None:
+    """Seat 0 plays R1..R7 in turn while seat 1 draws (and keeps): seat 0 goes out."""
+    for card in ("R1", "R2", "R3", "R4", "R5", "R6", "R7"):
+        g.act(0, {"type": "play", "card": card})
+        if g.outcome is None:
+            g.act(1, {"type": "draw"})
+            if g.view(1)["phase"] == "drawn":
+                g.act(1, {"type": "keep"})
 
 
 def bomb_lit_one_card_each():
@@ -187,6 +198,23 @@ class Tmux:
     def __exit__(self, *exc: Any) -> None:
         subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=10)
 
+    def dead(self) -> bool:
+        """Has the pane's command ended (the pane stays, `remain-on-exit`)?"""
+        r = subprocess.run([*self.base, "display-message", "-p", "-t", self.name, "#{pane_dead}"],
+                           capture_output=True, text=True, timeout=5)
+        return r.stdout.strip() == "1"
+
+    def wait_dead(self, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not self.dead():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the command never ended; the screen shows:\n{self.screen()}")
+            time.sleep(0.1)
+
+    def respawn(self, cmd: str) -> None:
+        """Run `cmd` in the pane again (after the last command died)."""
+        subprocess.run([*self.base, "respawn-pane", "-k", "-t", self.name, cmd], env=self.env, check=True, timeout=10)
+
     def keys(self, *keys: str) -> None:
         subprocess.run([*self.base, "send-keys", "-t", self.name, *keys], check=True, timeout=5)
 
@@ -200,6 +228,17 @@ class Tmux:
         """Wait until `text` was printed, in the visible screen or the history
         (tmux's "Pane is dead" notice may scroll the last line away)."""
         return wait_for(self.sock, self.name, lambda s: text in s, timeout, history=True)
+
+
+def stop_process(proc: subprocess.Popen) -> None:
+    """Stop a process the test started: terminate, then kill if it lingers (10 s)."""
+    if proc.poll() is None:
+        proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def pane(sock: str, name: str, history: bool = False) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 import trio
-from _console import NEED_TMUX, Tmux, line_starting
+from _console import NEED_TMUX, Tmux, line_starting, stop_process
 from _net import LOOPBACK, start_host
 
 from lanmatch import cli
@@ -614,10 +614,5 @@ def test_lanmatch_join_in_a_real_terminal_finds_a_host_over_mdns_and_takes_a_sea
             t.keys("y")
             t.wait_for_exit_line("Bye!")
     finally:
-        host.terminate()
-        try:
-            host.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            host.kill()
-            host.wait()
+        stop_process(host)
 

@@ -127,6 +127,10 @@ def tour() -> list[Console]:
         ui.on_message(room_msg(3, state="open", creator=0), 0.0)
         out.append(ui)
         out.append(Console("Ann", kind="play") if kind == "play" else _connecting())
+    for kind in ("play", "join"):  # a host that stopped answering: the lobby, or more waiting
+        gone = seated_ui(g, kind=kind)
+        gone.host_gone()
+        out.append(gone)
     lobby = Console("Ann")
     lobby.set_hosts([HostRow("Kitchen", "10.0.0.2", 7070, "2", "3", "colormatch,dominoes", True)])
     out.append(lobby)

@@ -20,6 +20,7 @@ from _console import (
     rigged,
     room_msg,
     seated_ui,
+    sheds_reds,
     text,
     to_seat0,
     wire,
@@ -360,12 +361,7 @@ def test_the_log_tells_each_move_once_in_words():
 def test_end_of_a_game_shows_the_scores_the_standing_and_the_rematch_key():
     hands = [["R1", "R2", "R3", "R4", "R5", "R6", "R7"], ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"]]
     g = rigged("classic", hands, "R8", first=0)
-    for card in ("R1", "R2", "R3", "R4", "R5", "R6", "R7"):
-        g.act(0, {"type": "play", "card": card})
-        if g.outcome is None:
-            g.act(1, {"type": "draw"})
-            if g.view(1)["phase"] == "drawn":
-                g.act(1, {"type": "keep"})
+    sheds_reds(g)
     assert g.outcome is not None
     ui = seated_ui(g)
     ui.on_message(room_msg(2, state="over", creator=0, tally={"wins": [1.0, 0.0], "points": [30, 0]}, games=2), 1.0)
@@ -462,7 +458,11 @@ def test_rooms_a_seat_a_password_and_joining():
     for ch in "pw":
         ui.press(ch)
     assert "••█" in text(ui)
-    ui.press("enter")
+    # the password is checked first (watching the room), then the seats are offered
+    assert ui.press("enter") == [("send", "watch", {"room": "Locked", "password": "pw"})]
+    assert ui.picker is None
+    ui.on_message({"type": "watching", "seq": 5, "room": "Locked"}, 0.0)
+    assert ui.screen == "rooms" and ui.picker is not None
     assert ui.press("f") == [("send", "join", {"room": "Locked", "password": "pw"})]
     assert ui.press("w") == [("send", "watch", {"room": "Locked"})]
     ui.on_message({"type": "seated", "room": "Open", "seat": 2, "token": "1" * 32}, 0.0)
@@ -616,7 +616,8 @@ def test_the_room_list_shows_stakes_and_a_coin_room_asks_for_the_stake_before_jo
     ui.press("enter")  # confirmed: then the password, then the seat
     assert ui.prompt is not None and ui.prompt.title == "Password of Pot"
     ui.press("x")
-    ui.press("enter")
+    assert ui.press("enter") == [("send", "watch", {"room": "Pot", "password": "x"})]  # the password checked first
+    ui.on_message({"type": "watching", "seq": 5, "room": "Pot"}, 0.0)
     assert ui.press("f") == [("send", "join", {"room": "Pot", "password": "x"})]
     ui.press("down")
     ui.press("enter")  # a practice room: no question

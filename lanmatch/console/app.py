@@ -16,6 +16,14 @@ other directly:
   `Browser`. `lanmatch join`'s client brings the player's profile
   (`join_profile`) in every `hello`; quick play brings none (practice only).
 
+`lanmatch join` keeps the token of a seat at a running game on the player's
+machine (`lanmatch.net.seats.SeatBook`, written as views arrive, forgotten
+when the game ends, the room is left or the host no longer knows the token)
+and, started again, says hello with it: back at the seat. A dropped connection is tried again for
+`Session.reconnect_for` seconds (the title bar counts them down), then the
+console says the host is gone and offers the lobby or more waiting; a host
+that says `bye` is told in one line, and the lobby comes back.
+
 Everything runs on one thread. A key handler never calls trio: it posts the
 intent with `token.run_sync_soon(channel.send_nowait, intent)` and a trio task
 sends it. When the app exits, trio is cancelled through its token and awaited;
@@ -47,9 +55,10 @@ import trio
 
 from lanmatch.console import keymap
 from lanmatch.console.logfile import log_path, write_log
-from lanmatch.console.model import Console, HostRow, Intent
+from lanmatch.console.model import RECONNECT_FOR, Console, HostRow, Intent
 from lanmatch.console.screen import render_screen
-from lanmatch.net.client import Client, parse_address
+from lanmatch.net.client import Client, NotLanmatch, not_welcomed, parse_address, reach_error, where
+from lanmatch.net.seats import SavedSeat, SeatBook
 from lanmatch.rules import get_game
 from lanmatch.table import AUTOPILOT_PACE
 
@@ -208,21 +217,42 @@ def build_app(ui: Console, dispatch: Callable[[list[Intent]], None], *, clock: C
 
 
 class ConsoleClient(Client):
-    """A `Client` whose messages go into the model; hooks let quick play join and start."""
+    """A `Client` whose messages go into the model; hooks let quick play join and start.
 
-    def __init__(self, session: Session, name: str, **kw: Any):
-        super().__init__(name, **kw)
+    `saved`: the seat kept on this machine for this host, whose token it says
+    hello with (not to a host of another name: protocol 2 tells the name first)."""
+
+    def __init__(self, session: Session, name: str, *, address: tuple[str, int], saved: SavedSeat | None = None,
+                 **kw: Any):
+        super().__init__(name, token=saved.token if saved is not None else None, **kw)
         self.session = session
+        self.address = address
+        self.saved = saved
+        self.host_name = saved.host if saved is not None else ""
         self.hooks: list[Callable[[ConsoleClient, dict[str, Any]], None]] = []
         self.ever_welcomed = False
 
     def on_message(self, msg: dict[str, Any]) -> None:
+        typ = msg["type"]
+        if typ == "host" and self.saved is not None and self.saved.host and msg["name"] != self.saved.host:
+            self.token, self.saved = None, None  # another host at this address: its token is not for it
+            self.session.ui.returning = None
         self.session.ui.on_message(msg, time.monotonic())
-        if msg["type"] == "welcome":
+        if typ == "welcome":
             self.ever_welcomed = True
+            self.host_name = msg["host"]
+        self.session.keep_seat(self, msg)
         for hook in self.hooks:
             hook(self, msg)
         self.session.invalidate()
+
+
+class _BalanceProbe(Client):
+    """A connection that only asks for the profile's coins: it closes at `welcome`."""
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        if msg["type"] == "welcome":
+            self.close()
 
 
 class Session:
@@ -245,6 +275,9 @@ class Session:
         self.exit_code = 0
         self.hooks: list[Callable[[ConsoleClient, dict[str, Any]], None]] = []
         self.profile: dict[str, str] | None = None  # `lanmatch join`: brought in every hello
+        self.seats: SeatBook | None = None  # `lanmatch join`: where seat tokens are kept (quick play keeps none)
+        self.reconnect_for = RECONNECT_FOR  # seconds of failed reconnects before the host is said gone
+        self._keep_waiting: trio.Event | None = None
 
     # -- the UI side (asyncio)
 
@@ -346,6 +379,14 @@ class Session:
         if kind == "disconnect":
             self.disconnect()
             return
+        if kind == "keep_waiting":
+            if self._keep_waiting is not None:
+                self._keep_waiting.set()
+            return
+        if kind == "refresh_balance":
+            if self.client is not None and self.client.account is not None and self.nursery is not None:
+                self.nursery.start_soon(self._refresh_balance, self.client)
+            return
         client = self.client
         ok = False
         if client is not None:
@@ -357,12 +398,20 @@ class Session:
             self.ui.sent_sid = None
             self.ui.say("Not connected to the host right now; try again in a moment.")
 
-    def connect(self, host: str, port: int, label: str) -> None:
-        """Talk to the host at `host:port` (the old connection, if any, is closed)."""
+    def connect(self, host: str, port: int, label: str, saved: SavedSeat | None = None) -> None:
+        """Talk to the host at `host:port` (the old connection, if any, is closed),
+        with the seat this machine keeps there (`saved`, else the one `seats` finds)."""
         self.disconnect()
         assert self.nursery is not None
-        client = ConsoleClient(self, self.ui.name, profile=self.profile)
+        if saved is None and self.seats is not None:
+            saved = self.seats.find(self.ui.name, host, port, now=time.time())
+        client = ConsoleClient(self, self.ui.name, address=(host, port), saved=saved, profile=self.profile)
         client.hooks = list(self.hooks)
+        if saved is not None:
+            self.ui.expect_seat({"room": saved.room, "seat": saved.seat, "n": saved.n, "step": saved.step,
+                                 "host": saved.host})
+        else:
+            self.ui.returning = None
         self.client = client
         scope = trio.CancelScope()
         self._client_scope = scope
@@ -377,39 +426,125 @@ class Session:
         self._client_scope = None
         self.ui.reset_table()
 
+    # -- the seats kept on this machine
+
+    def keep_seat(self, client: ConsoleClient, msg: dict[str, Any]) -> None:
+        """Keep the seat's token while its game runs (with the last event and
+        state seen); forget it when the game ends or the seat is gone."""
+        book = self.seats
+        if book is None:
+            return
+        typ = msg["type"]
+        host, port = client.address
+        now = time.time()
+        view = msg.get("view") if typ == "snapshot" else msg if typ == "view" else None
+        if view is not None and client.seat is not None and client.token and client.room_name:
+            v = view["view"]
+            if v.get("outcome") is not None:  # a finished game: its token ends with it
+                book.forget(self.ui.name, host, port, client.room_name, now)
+                client.saved = None
+                return
+            events = v.get("events") or []
+            n = events[-1].get("n", 0) if events else (client.saved.n if client.saved is not None else 0)
+            seat = SavedSeat(self.ui.name, client.host_name, host, port, client.room_name, client.seat,
+                             client.token, now, n=int(n), step=int(v.get("step") or 0))
+            old = client.saved
+            if old is None or (old.token, old.n, old.step, old.room, old.host) != (seat.token, seat.n, seat.step,
+                                                                                   seat.room, seat.host):
+                book.keep(seat)
+                client.saved = seat
+        elif typ == "left" or (typ == "error" and msg["code"] == "bad_token"):
+            # (a `bye` keeps it: a host with a store resumes its games when it starts again)
+            room = msg.get("room") if typ == "left" else client.saved.room if client.saved is not None else None
+            if room:
+                book.forget(self.ui.name, host, port, room, now)
+            client.saved = None
+
+    async def _refresh_balance(self, client: ConsoleClient) -> None:
+        """Ask the host for the profile's coins now, over a connection of its own
+        (the lobby's `r`: a hello's welcome tells the balance)."""
+        probe = _BalanceProbe(self.ui.name, profile=self.profile, register=False, connect_timeout=2.0)
+        with trio.move_on_after(5.0):
+            with contextlib.suppress(OSError, NotLanmatch):
+                await probe.connect_once(client.address)
+        if self.client is client and probe.account is not None and probe.balance is not None:
+            self.ui.on_message({"type": "profile", "profile": probe.account}, time.monotonic())
+            self.ui.say(f"Rooms and coins refreshed: you hold {probe.balance:,}.")
+            self.invalidate()
+
+    # -- serving one host
+
     async def _serve(self, client: ConsoleClient, address: tuple[str, int], label: str, scope: trio.CancelScope) -> None:
-        """Serve one host until the user goes elsewhere: reconnects (with the seat token) after a drop."""
+        """Serve one host until the user goes elsewhere: reconnects (with the seat
+        token) after a drop, for `reconnect_for` seconds at a time; a host that
+        said `bye`, or an address that is not a lanmatch host, ends it."""
         ui = self.ui
         failures = 0
+        lost_until: float | None = None
+        named = label if label == where(address) else f"{label} ({where(address)})"
         with scope:
             while True:
+                client.welcomed = False  # this attempt's, below
                 try:
                     reason = await client.connect_once(address)
+                except NotLanmatch as e:  # nothing was sent to it; no retry
+                    self._leave_host(client, f"{e}.")
+                    return
                 except OSError as e:
                     if not client.ever_welcomed:
-                        ui.say(f"Cannot reach {label} at {address[0]}:{address[1]}: {e.strerror or e}")
-                        if ui.kind == "join":
-                            ui.screen = "hosts"
-                            ui.host_label = None
-                        self.invalidate()
-                        if self.client is client:
-                            self.client = None
+                        self._leave_host(client, f"Cannot reach {named}: {reach_error(e)}.")
                         return
                     reason = "unreachable"
                 if self.quitting or scope.cancel_called:
                     return
+                if client.bye is not None:  # the model has said who closed the table
+                    self._leave_host(client, None)
+                    return
                 fatal = client.fatal
+                if not client.ever_welcomed and fatal is None and reason != "unreachable":
+                    # (protocol 1: it got our hello, but no retry loop for a stranger)
+                    self._leave_host(client, f"{not_welcomed(address, reason)}.")
+                    return
                 if fatal is not None and fatal.get("code") not in ("timeout", "slow_reader"):
                     ui.status = "disconnected"
                     ui.say(f"Disconnected: {fatal.get('message')}")
                     self.invalidate()
                     return
                 client.fatal = None
+                if client.welcomed:  # that connection was good: a fresh minute
+                    lost_until, failures = None, 0
+                now = time.monotonic()
+                if lost_until is None:
+                    lost_until = now + self.reconnect_for
+                elif now >= lost_until:
+                    lost_until = await self._host_gone()
+                    failures = 0
+                    continue
                 failures += 1
-                ui.status = "connection lost: reconnecting…"
+                ui.connection_lost(lost_until)
                 log.info("connection to %s ended (%s); reconnecting", label, reason)
                 self.invalidate()
                 await trio.sleep(min(2.0, 0.1 * 2 ** min(failures, 5)))
+
+    async def _host_gone(self) -> float:
+        """Say the host is gone; wait until the player asks for more waiting
+        (the lobby cancels this task). Returns the new deadline."""
+        self.ui.host_gone()
+        self.invalidate()
+        self._keep_waiting = trio.Event()
+        await self._keep_waiting.wait()
+        self._keep_waiting = None
+        until = time.monotonic() + self.reconnect_for
+        self.ui.connection_lost(until)
+        self.invalidate()
+        return until
+
+    def _leave_host(self, client: ConsoleClient, line: str | None) -> None:
+        """This host is done with: one line (None: already said), the lobby."""
+        self.ui.to_lobby(line)
+        if self.client is client:
+            self.client = None
+        self.invalidate()
 
 
 # ------------------------------------------------------------------ quick play and the lobby
@@ -431,8 +566,11 @@ def _auto_seat(room: str, start: bool) -> Callable[[ConsoleClient, dict[str, Any
 
 
 def _relist(client: ConsoleClient, msg: dict[str, Any]) -> None:
-    """The lobby: list the rooms after `welcome` and after leaving one."""
-    if msg["type"] in ("welcome", "left") and client.seat is None:
+    """The lobby: list the rooms after `welcome` (unless a seat is being taken
+    back), after leaving one, and after a seat token the host no longer knows."""
+    typ = msg["type"]
+    if (typ == "welcome" and client.seat is None and not client.token) or typ == "left" \
+            or (typ == "error" and msg["code"] == "bad_token"):
         client.send("list")
 
 
@@ -501,8 +639,13 @@ async def join_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
         ui.browsing = False
         ui.begin_connect(host, port, f"{host}:{port}")
         session.connect(host, port, f"{host}:{port}")
-    else:
-        nursery.start_soon(_browse, session, [args.bind] if args.bind else None)
+        return
+    nursery.start_soon(_browse, session, [args.bind] if args.bind else None)
+    saved = session.seats.latest(ui.name, time.time()) if session.seats is not None else None
+    if saved is not None:  # a seat kept on this machine: straight back to it
+        label = saved.host or where((saved.address, saved.port))
+        ui.begin_connect(saved.address, saved.port, label)
+        session.connect(saved.address, saved.port, label, saved)
 
 
 async def _relister(session: Session) -> None:
@@ -522,7 +665,7 @@ async def _browse(session: Session, interfaces: list[str] | None) -> None:
             while True:
                 ui.set_hosts([
                     HostRow(h.label, h.address, h.port, h.txt.get("rooms", "?"), h.txt.get("free", "?"),
-                            h.txt.get("games", ""), h.txt.get("pw") == "1")
+                            h.txt.get("games", ""), h.txt.get("pw") == "1", h.txt.get("playing", ""))
                     for h in browser.hosts.values()
                 ])
                 session.invalidate()
@@ -600,6 +743,7 @@ def main_join(args: Any) -> int:
 
     session = Session(ui, net)
     session.profile = profile
+    session.seats = SeatBook()
     return run_session(session, "lanmatch join")
 
 

@@ -12,9 +12,16 @@ Two doors change it, and both are plain method calls:
   count down from the moment it arrived (`timers_now(now)`).
 - `press(key)`: one key. It returns a list of **intents** for the network
   side, tuples such as `("act", action, state_id)`, `("send", "start", {})`,
-  `("connect", host, port, label)`, `("disconnect",)` or `("quit",)`. Key
-  handlers (`app.py`) only call `press` and forward its intents; so what a key
-  does is tested here without a terminal.
+  `("connect", host, port, label)`, `("disconnect",)`, `("keep_waiting",)`,
+  `("refresh_balance",)` or `("quit",)`. Key handlers (`app.py`) only call
+  `press` and forward its intents; so what a key does is tested here
+  without a terminal.
+
+The network side also tells it about the connection in plain calls:
+`expect_seat` (a seat kept on this machine is being taken back: the first
+view logs what was played meanwhile), `connection_lost(until)` (the title
+counts the reconnecting down, `status_text(now)`), `host_gone()` (the
+"gone" box: the lobby or more waiting) and `to_lobby(line)`.
 
 Keys are prompt_toolkit's names (`left`, `enter`, `escape`, `tab`,
 `backspace`, `c-c`, ...) or one printable character. Which key does what,
@@ -43,6 +50,8 @@ from lanmatch.console.render import (
     default_game,
     describe_events,
     pieces_of,
+    plural,
+    shown,
 )
 from lanmatch.net.client import parse_address
 from lanmatch.protocol import CLOCKS
@@ -57,6 +66,7 @@ NOT_OPTIONS = ("mode", "target", "date")  # table options the form sets elsewher
 STAKES = (10, 25, 50, 100, 250)  # the coin stakes the form offers (those not above the balance)
 PROFILE_MAX_SEATS = 6  # a room made by a peer with a profile (a guest's: GUEST_MAX_SEATS)
 LEAVING_FEE_PERCENT = 10
+RECONNECT_FOR = 60.0  # seconds of failed reconnects before the console says the host is gone
 
 
 def leaving_fee(stake: int, balance: int | None = None) -> int:
@@ -78,6 +88,7 @@ REFUSALS = {
     "need_profile": "A coin room needs a profile at this host, and you have none: pick practice.",
     "insufficient_coins": "Too few coins for that stake (you hold {balance}): pick a smaller one.",
     "profile_seated": "Your profile already sits at this table (another console of yours?).",
+    "bad_password": "Wrong password for {room}: Enter on the room tries again.",
 }
 PROFILE_REFUSED = {
     "wrong_key": "the name is another player's",
@@ -97,6 +108,7 @@ class Picker:
     sel: int = 0
     state_id: int | None = None  # an action picker belongs to this state only
     numbered: bool = True  # digits pick by position (else digits are hotkeys too)
+    cancel: list[Intent] = field(default_factory=list)  # what closing it without a pick sends
 
 
 @dataclass
@@ -121,6 +133,7 @@ class HostRow:
     free: str = "?"
     games: str = ""
     password: bool = False
+    playing: str = ""  # rooms playing (a newer host's TXT `playing`; "" when it does not say)
 
 
 @dataclass
@@ -293,12 +306,13 @@ class Console:
         self.name = name  # the player's name at the table
         self.kind = kind  # "play" (quick play: one table) or "join" (the lobby)
         self.screen = "connecting" if kind == "play" else "hosts"
-        self.overlay: str | None = None  # "help" | "confirm_quit" | "confirm_leave" | "confirm_stake"
+        self.overlay: str | None = None  # "help" | "confirm_quit" | "confirm_leave" | "confirm_stake" | "host_gone"
         self.picker: Picker | None = None
         self.prompt: TextPrompt | None = None
         self.message = ""
         self.banner = ""  # a standing note under the title (e.g. "advertised on the LAN")
         self.status = ""  # connection trouble, shown in the title bar
+        self.reconnect_until: float | None = None  # reconnecting until then (monotonic), counted down on screen
         # lobby
         self.hosts: list[HostRow] = []
         self.host_sel = 0
@@ -309,6 +323,8 @@ class Console:
         self.host_address: tuple[str, int] | None = None
         self.rooms: list[dict[str, Any]] = []
         self.room_sel = 0
+        self.rooms_seen: dict[tuple[str, int], int] = {}  # rooms (playing ones too) the last list of a host held
+        self.checking: dict[str, Any] | None = None  # a password being checked (`watch`) before the seat picker
         self.form = RoomForm(name=f"{name}'s table"[:32])
         # profile and coins (docs/console.md "Coins")
         self.coins_host = False  # the host keeps a store: coin rooms exist there
@@ -331,6 +347,9 @@ class Console:
         self._last_step: int | None = None
         self._had_outcome = False
         self._back = False  # reconnected: the next `seated` gives our seat back
+        self.known_names: dict[int, str] = {}  # the last name each seat of this room had (for departed seats)
+        self.returning: dict[str, Any] | None = None  # a seat kept on this machine, being taken back
+        self._resumed: dict[str, Any] | None = None  # ... taken back: the next view tells what was played meanwhile
 
     # ------------------------------------------------------------ reading
 
@@ -387,10 +406,18 @@ class Console:
             if s == self.seat:
                 out.append("You")
             elif s < len(seats) and seats[s].get("name"):
-                out.append(str(seats[s]["name"]))
+                out.append(shown(str(seats[s]["name"])))
+            elif s in self.known_names:  # a person who left: the name the room last gave
+                out.append(shown(self.known_names[s]))
             else:
                 out.append(f"Seat {s}")
         return out
+
+    def _learn_names(self) -> None:
+        """Remember the name of every seat the room names (it may later send none for a seat whose person left)."""
+        for k, info in enumerate((self.room or {}).get("seats") or []):
+            if isinstance(info, dict) and isinstance(info.get("name"), str) and info["name"]:
+                self.known_names[info.get("seat", k) if isinstance(info.get("seat"), int) else k] = info["name"]
 
     def words(self) -> Words:
         return Words(self.table, self.names(), self.seat if self.seat is not None else -1, False)
@@ -473,39 +500,59 @@ class Console:
             if self.status:
                 self.say("Connected again.")
                 self._back = True
-                self.add_log(["── Connected again: what happened meanwhile ──"])
+                if self.seat is not None and self.msg is not None:  # a table to follow
+                    self.add_log(["── Connected again: what happened meanwhile ──"])
             elif self.message.startswith("Connecting"):
                 self.say("")
             self.status = ""
+            self.reconnect_until = None
+            if self.overlay == "host_gone":
+                self.overlay = None
             self.coins_host = bool(msg.get("coins"))
-            acct = msg.get("profile")
-            self.account = str(acct.get("name")) if isinstance(acct, dict) else None
-            self.balance = acct.get("balance") if isinstance(acct, dict) else None
-            self.offer_stakes()
-            if self.kind == "join" and self.screen == "connecting":
+            self._on_profile(msg.get("profile"))
+            if self.kind == "join" and self.screen == "connecting" and self.returning is None:
                 self.screen = "rooms"
+        elif typ == "profile":  # protocol 2: the profile this console registered at the host
+            self._on_profile(msg.get("profile"))
+            if self.account is not None:
+                self.profile_note = ""
         elif typ == "coins":
             self._on_coins(msg)
         elif typ == "rooms":
             self.rooms = list(msg.get("rooms") or [])
             self.room_sel = max(0, min(self.room_sel, len(self.rooms)))
+            if self.host_address is not None:
+                self.rooms_seen[self.host_address] = len(self.rooms)
         elif typ == "room":
             self.room = msg.get("room")
-            if self.screen in ("rooms", "form", "connecting") and (self.seat is not None or self.watching):
+            self._learn_names()
+            if self.checking is not None:
+                pass  # a password check: the seat picker is up over the room list
+            elif self.screen in ("rooms", "form", "connecting") and (self.seat is not None or self.watching):
                 self.screen = "waiting"
             if self.screen == "waiting" and (self.room or {}).get("state") == "playing" and self.msg:
                 self.screen = "table"
         elif typ == "seated":
             self.seat = msg.get("seat")
             self.watching = False
+            self.checking = None
             self.screen = "table" if self.msg and self.outcome is None else "waiting"
-            if self._back:
+            back = self.returning
+            if back is not None and back.get("room") == msg.get("room"):
+                self._resumed = back
+                self._last_n, self._last_step = back.get("n", 0), back.get("step")
+                self.say(f"Back at your seat {self.seat} of {msg.get('room')}.")
+            elif self._back:
                 self.say(f"Connected again: back at seat {self.seat} of {msg.get('room')}.")
             else:
                 self.say(f"You sit at seat {self.seat} of {msg.get('room')}.")
+            self.returning = None
             self._back = False
         elif typ == "watching":
             self.seat, self.watching = None, True
+            if self.checking is not None and self.checking.get("room") == msg.get("room"):
+                self._password_ok()
+                return
             self.screen = "waiting"
             self.say(f"You watch {msg.get('room')}.")
         elif typ == "left":
@@ -513,10 +560,13 @@ class Console:
             self.screen = "rooms" if self.kind == "join" else "connecting"
             self.say(self._fee_line or str(msg.get("reason") or "You left the room."))
             self._fee_line = ""
+        elif typ == "bye":
+            self.on_bye(msg)
         elif typ == "view":
             self._on_view(msg, now)
         elif typ == "snapshot":
             self.room = msg.get("room") or self.room
+            self._learn_names()
             self.seat = msg.get("seat")
             if msg.get("view") is not None:
                 self._on_view(msg["view"], now)
@@ -525,21 +575,107 @@ class Console:
             if msg.get("code") != "stale":  # stale: a newer view is on its way
                 self.say(f"Refused: {msg.get('reason')}")
         elif typ == "error":
-            code = msg.get("code")
-            if code in ("wrong_key", "bad_profile") or (code == "store_failed" and msg.get("ref") == "hello"):
-                self.account, self.balance = None, None
-                self.profile_note = PROFILE_REFUSED.get(code, "the host's store failed")
-                self.offer_stakes()
-            mine = not msg.get("fatal") and msg.get("ref") in ("hello", "join", "create")
-            words = REFUSALS.get(code) if mine else None  # at `start`, the host names whose coins fell short
-            if words is not None:
-                self.say(words.format(name=self.name, balance=coins_words(self.balance or 0)))
-            else:
-                self.say(("Disconnected: " if msg.get("fatal") else "") + str(msg.get("message")))
-            if msg.get("ref") in ("create",) and self.screen == "connecting":
-                self.screen = "form"
+            self._on_error(msg)
+
+    def _on_error(self, msg: dict[str, Any]) -> None:
+        code = msg.get("code")
+        ref = msg.get("ref")
+        if code == "unknown_profile":  # protocol 2: the client registers the profile; nothing to tell
+            return
+        if code in ("wrong_key", "bad_profile") or (code == "store_failed" and ref == "hello"):
+            self.account, self.balance = None, None
+            self.profile_note = PROFILE_REFUSED.get(code, "the host's store failed")
+            self.offer_stakes()
+        if code == "bad_token" and ref == "hello":
+            self._seat_gone()
+            return
+        room = (self.checking or {}).get("room") or "that room"
+        if code == "bad_password" and self.checking is not None:
+            self.checking = None
+            self.picker = None
+            self.watching = False
+        mine = not msg.get("fatal") and ref in ("hello", "join", "create", "watch")
+        words = REFUSALS.get(code) if mine else None  # at `start`, the host names whose coins fell short
+        if words is not None:
+            self.say(words.format(name=self.name, balance=coins_words(self.balance or 0), room=room))
+        else:
+            self.say(("Disconnected: " if msg.get("fatal") else "") + str(msg.get("message")))
+        if ref in ("create",) and self.screen == "connecting":
+            self.screen = "form"
+
+    def _seat_gone(self) -> None:
+        """The host knows the seat token no more (the seat was freed, its game
+        ended, or a restarted host forgot it): back to the room list."""
+        back = self.returning
+        room = (back or {}).get("room") or (self.room or {}).get("name")
+        self.returning = None
+        self.reset_table()
+        if self.kind == "join":
+            self.screen = "rooms"
+        where = f" at {room}" if room else ""
+        self.say(f"Your seat{where} is gone (its game ended, or the host let it go): pick a room.")
+
+    # -- the connection: coming back, reconnecting, a host gone
+
+    def expect_seat(self, saved: dict[str, Any]) -> None:
+        """The seat kept on this machine (`room`, `seat`, `n`, `step`, `host`)
+        is being taken back: the connecting screen says so, and the first view
+        tells what was played meanwhile."""
+        self.returning = dict(saved)
+        host = saved.get("host") or self.host_label or "the host"
+        self.say(f"Back to your seat at {saved.get('room')} ({host})…")
+
+    def connection_lost(self, until: float) -> None:
+        """The connection dropped: reconnecting until `until` (monotonic), counted down."""
+        if self.reconnect_until is None:
+            self.say(f"The connection to {self.host_label or 'the host'} was lost: trying again for a minute.")
+        self.status = "connection lost: reconnecting…"
+        self.reconnect_until = until
+
+    def host_gone(self) -> None:
+        """A minute of failed reconnects: say the host is gone, offer the lobby or more waiting."""
+        self.reconnect_until = None
+        self.status = "the host is gone"
+        self.picker, self.prompt = None, None
+        self.overlay = "host_gone"
+
+    def status_text(self, now: float) -> str:
+        """The title bar's connection state, with the seconds of reconnecting left."""
+        if self.reconnect_until is not None and self.status:
+            return f"{self.status} {max(0.0, self.reconnect_until - now):.0f} s"
+        return self.status
+
+    def on_bye(self, msg: dict[str, Any]) -> None:
+        """The host said goodbye before closing: say why, back to the lobby."""
+        host = shown(str(msg.get("host") or self.host_label or "The host"))
+        reason = str(msg.get("reason") or "").strip().rstrip(".")
+        if reason[1:2].islower():
+            reason = reason[:1].lower() + reason[1:]
+        self.say(f"{host} closed the table" + (f" ({reason})." if reason else "."))
+        self.to_lobby()
+
+    def to_lobby(self, line: str | None = None) -> None:
+        """Leave this host for the lobby (`line`: the one line saying why)."""
+        self.reset_table()
+        self.returning = None
+        self.status, self.reconnect_until = "", None
+        self.overlay = None if self.overlay == "host_gone" else self.overlay
+        if line is not None:
+            self.say(line)
+        if self.kind == "join":
+            self.screen = "hosts"
+            self.host_label = None
+            self.host_address = None
+        else:
+            self.screen = "connecting"
 
     # -- coins
+
+    def _on_profile(self, acct: Any) -> None:
+        """The profile the host recognised (or made), with its coins now; None: no profile there."""
+        self.account = str(acct.get("name")) if isinstance(acct, dict) else None
+        self.balance = acct.get("balance") if isinstance(acct, dict) else None
+        self.offer_stakes()
 
     def offer_stakes(self) -> None:
         """Tell the form which stakes may be chosen now."""
@@ -593,7 +729,12 @@ class Console:
     def reset_table(self) -> None:
         self.room, self.seat, self.watching, self.msg = None, None, False, None
         self.picker = None
+        self.checking = None
         self.sent_sid = None
+        self.known_names = {}
+        self._resumed = None
+        self._back = False
+        self.log = []  # the next table's moves are its own
         self._last_step, self._last_n, self._had_outcome = None, 0, False
 
     def _on_view(self, msg: dict[str, Any], now: float) -> None:
@@ -616,6 +757,9 @@ class Console:
             self.sent_sid = None
             if self.picker is not None and self.picker.state_id is not None:
                 self.picker = None  # it offered actions of a state that is gone
+        back, self._resumed = self._resumed, None
+        if back is not None:
+            self.add_log(["── Back at your seat: what was played while you were away ──"])
         fresh = [e for e in view.get("events") or [] if e.get("n", 0) > self._last_n]
         if fresh:
             self._last_n = fresh[-1].get("n", self._last_n)
@@ -628,6 +772,8 @@ class Console:
                     game=self.game,
                 )
             )
+        if back is not None:
+            self.add_log([self._meanwhile(back, step, fresh)])
         if timed_out:
             self.add_log(["Your time ran out: the host played that move for you."])
         if self.screen in ("waiting", "connecting", "rooms", "form"):
@@ -647,6 +793,19 @@ class Console:
         if legal and all(a.get("type") == "color" for a in legal) and self.picker is None:
             self.picker = self._color_picker("Name the active color", legal)
 
+    def _meanwhile(self, back: dict[str, Any], step: int, fresh: list[dict[str, Any]]) -> str:
+        """One line: how many moves were played since this machine last saw the seat's game."""
+        moves = step - int(back.get("step") or 0)
+        if moves <= 0:
+            return "Nothing was played while you were away."
+        mine = sum(1 for e in fresh if e.get("seat") == self.seat and e.get("type") in ("play", "draw", "pass", "keep"))
+        line = f"While you were away {plural(moves, 'move')} {'was' if moves == 1 else 'were'} played"
+        if mine:
+            line += f", {mine} of them yours by the clock"
+        if fresh and fresh[0].get("n", 0) > int(back.get("n") or 0) + 1:
+            line += " (the earliest are no longer shown)"
+        return line + "."
+
     def _clock_played(self, msg: dict[str, Any], was_mine: bool, old_sid: int | None) -> bool:
         """Did the move clock run out on this seat (its `move` timer was
         running, nothing was sent for that state, and the new view tells of a
@@ -663,8 +822,8 @@ class Console:
 
     def mode(self) -> str:
         """What takes the keys now: the layer on top (`prompt`, `help`,
-        `confirm_quit`, `confirm_leave`, `confirm_stake`, `picker`), the
-        address field (`address`), else the screen (keymap.py)."""
+        `confirm_quit`, `confirm_leave`, `confirm_stake`, `host_gone`,
+        `picker`), the address field (`address`), else the screen (keymap.py)."""
         if self.prompt is not None:
             return "prompt"
         if self.overlay is not None:
@@ -716,8 +875,11 @@ class Console:
             self.prompt = None
         elif self.overlay is not None:
             self.overlay = None
-        else:
-            self.picker = None
+        elif self.picker is not None:
+            cancel, self.picker = self.picker.cancel, None
+            if cancel:
+                self.checking = None
+            return list(cancel)
         return []
 
     def _key_leave_now(self, key: str) -> list[Intent]:
@@ -748,9 +910,19 @@ class Console:
         p = self.prompt
         assert p is not None
         self.prompt = None
-        if p.purpose == "password":
-            return self._join_intents({**p.context, "password": p.value})
+        if p.purpose == "password":  # checked first (by watching the room): a wrong one is said before the seats
+            self.checking = {**p.context, "password": p.value}
+            self.say(f"Checking the password of {p.context['room']}…")
+            return [("send", "watch", {**p.context, "password": p.value})]
         return []
+
+    def _password_ok(self) -> None:
+        """The host let this console watch the room with its password: now the seat picker."""
+        check = self.checking or {}
+        self._join_intents({"room": check.get("room"), "password": check.get("password", "")})
+        if self.picker is not None:
+            self.picker.cancel = [("send", "leave", {})]  # no seat after all: stop watching
+        self.say("Password accepted: pick a seat.")
 
     def _key_picker_move(self, key: str) -> list[Intent]:
         pk = self.picker
@@ -773,6 +945,7 @@ class Console:
         if choice is None:
             return []
         self.picker = None
+        self.checking = None
         return self._run(pk.options[choice][2])
 
     def _run(self, intent: Intent) -> list[Intent]:
@@ -956,6 +1129,14 @@ class Console:
 
     # -- the lobby: hosts
 
+    def host_rooms(self, h: HostRow) -> str:
+        """The rooms a host holds, playing ones too: its TXT's `rooms` and `playing`
+        (a newer host), else the last room list this console got from it, else `rooms`."""
+        if h.rooms.isdigit() and h.playing.isdigit():
+            return str(int(h.rooms) + int(h.playing))
+        seen = self.rooms_seen.get((h.address, h.port))
+        return str(seen) if seen is not None else h.rooms
+
     def set_hosts(self, hosts: list[HostRow]) -> None:
         keep = self.hosts[self.host_sel].label if self.hosts and self.host_sel < len(self.hosts) else None
         self.hosts = sorted(hosts, key=lambda h: h.label.lower())
@@ -1038,7 +1219,18 @@ class Console:
         return [("send", "watch", {"room": self.rooms[self.room_sel]["name"]})]
 
     def _key_refresh(self, key: str) -> list[Intent]:
-        return [("send", "list", {})]
+        """The rooms, and the balance (coins move while the clock plays a seat, or at another console)."""
+        return [("send", "list", {}), ("refresh_balance",)]
+
+    def _key_gone_lobby(self, key: str) -> list[Intent]:
+        self.to_lobby(f"Left {self.host_label or 'the host'}: it did not answer for a minute.")
+        return [("disconnect",)]
+
+    def _key_keep_waiting(self, key: str) -> list[Intent]:
+        self.overlay = None
+        self.status = "connection lost: reconnecting…"
+        self.say("Waiting another minute for the host.")
+        return [("keep_waiting",)]
 
     def _key_hosts(self, key: str) -> list[Intent]:
         self.screen = "hosts"

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from typing import Any
 
+from lanmatch.protocol.messages import REFUSED_CATEGORIES
 from lanmatch.rules import GAMES, game_title, title_of
 from lanmatch.rules.cards import PALETTES, describe
 
@@ -51,6 +53,19 @@ _DRAW_REASONS = ("penalty", "blast", "missed_call", "accept", "hunt", "caught", 
 def visible_len(text: str) -> int:
     """Length of `text` on screen (ANSI color codes take no room)."""
     return len(_ANSI_RE.sub("", text))
+
+
+def shown(text: str) -> str:
+    """`text` safe for a terminal: every character a peer may not send
+    (controls, format characters, line separators: `REFUSED_CATEGORIES`)
+    replaced by U+FFFD, visibly. A host's strings (names, rooms, reasons)
+    are shown through this, whatever the host sent."""
+    if text.isascii():
+        if text.isprintable():
+            return text
+    elif all(unicodedata.category(c) not in REFUSED_CATEGORIES for c in text):
+        return text
+    return "".join("\ufffd" if unicodedata.category(c) in REFUSED_CATEGORIES else c for c in text)
 
 
 def plural(n: int, word: str) -> str:

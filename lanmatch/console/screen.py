@@ -29,7 +29,7 @@ from typing import Any
 
 from lanmatch.console import keymap
 from lanmatch.console.model import LEAVING_FEE_PERCENT, Console, RoomForm, coins_words, leaving_fee
-from lanmatch.console.render import Words, palette_of, plural, render_outcome, wrap_items
+from lanmatch.console.render import Words, palette_of, plural, render_outcome, shown, wrap_items
 from lanmatch.rules import GAMES, game_title, title_of
 from lanmatch.rules.cards import describe
 
@@ -169,6 +169,8 @@ def _rule(title: str, width: int) -> Line:
 
 
 def _title(left: str, right: str, width: int) -> Line:
+    if len(left) + len(right) + 3 > width and len(right) < width - 8:  # the right side (the state) stays whole
+        left = left[: max(0, width - len(right) - 4)] + "…"
     gap = max(1, width - len(left) - len(right) - 2)
     text = f" {left}{' ' * gap}{right} "
     return [("class:title", text[:width].ljust(width))]
@@ -181,6 +183,39 @@ def _everywhere(ui: Console) -> str:
 
 def _secs(left: float) -> str:
     return f"{left:.0f} s" if left < 100 else f"{int(left // 60)} min {int(left % 60):02d} s"
+
+
+MARK = 3  # the columns before a list's first column: " ▶ "
+
+
+def grid(heads: list[tuple[str, str, int]], rows: list[list[str]], width: int) -> tuple[str, list[str]]:
+    """A list laid out in columns that never run together: `(header, row
+    texts)`, each after `MARK` columns. `heads` are `(title, align, least)`:
+    `align` `<` or `>`, `least` the width a column may shrink to (0: never).
+    Each column is as wide as its widest cell, two spaces apart; when that
+    is wider than `width`, the columns that may shrink do (their cells cut
+    with "…"), the widest first, then the last columns are left out whole."""
+    widths = [max([len(h), *(len(r[k]) for r in rows)]) for k, (h, _a, _l) in enumerate(heads)]
+    least = [min(w, low) if low else w for w, (_h, _a, low) in zip(widths, heads, strict=True)]
+    n = len(heads)
+
+    def total(k: int) -> int:
+        return MARK + sum(widths[:k]) + 2 * (k - 1)
+
+    while n > 1 and total(n) > width:  # bounded: each turn takes a column's character, or a column, away
+        give = [k for k in range(n) if widths[k] > least[k]]
+        if give:
+            widths[max(give, key=lambda k: widths[k])] -= 1
+        else:
+            n -= 1
+
+    def cell(text: str, k: int) -> str:
+        w = widths[k]
+        text = text if len(text) <= w else text[: max(0, w - 1)] + "…"
+        return f"{text:{heads[k][1]}{w}}"
+
+    head = " " * MARK + "  ".join(cell(h, k) for k, (h, _a, _l) in enumerate(heads[:n]))
+    return head.rstrip(), ["  ".join(cell(r[k], k) for k in range(n)) for r in rows]
 
 
 # ------------------------------------------------------------------ the table
@@ -208,7 +243,9 @@ def _seat_block(ui: Console, w: Words, now: float, width: int, far_room: bool) -
         line: Line = [(style, f" {mark} {names[s][:namew]:<{namew}} {cnt:>2} {unit if cnt == 1 else unit + 's'}")]
         tags = pieces.tags(v, w, s)
         info = seats[s] if s < len(seats) else {}
-        if info.get("kind") == "person" and not info.get("connected", True):
+        if info.get("left"):
+            tags.append("left, a bot plays")
+        elif info.get("kind") == "person" and not info.get("connected", True):
             tags.append("away")
         if s in auto:
             tags.append("autopilot")
@@ -310,7 +347,7 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
         title += f" · {room['name']}"
     if room.get("stake"):
         title += f" · pot {room['pot']:,}" if room.get("pot") else f" · stake {room['stake']:,}"
-    right = ui.status or (f"{coins_words(ui.balance)} · {_everywhere(ui)}" if ui.balance is not None else _everywhere(ui))
+    right = ui.status_text(now) or (f"{coins_words(ui.balance)} · {_everywhere(ui)}" if ui.balance is not None else _everywhere(ui))
     top: list[Line] = [_title(title, right, width)]
     if ui.banner:
         top.append(cut(_plain(" " + ui.banner, "class:dim"), width))
@@ -361,7 +398,7 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
     table = ""
     clock = room.get("clock")
     head = f"Room {room.get('name', '?')} · {game}{' · ' + table if table else ''}"
-    lines = [_title(head, ui.status or _everywhere(ui), width)]
+    lines = [_title(head, ui.status_text(now) or _everywhere(ui), width)]
     if ui.banner:
         lines.append(cut(_plain(" " + ui.banner, "class:dim"), width))
     lines.append([])
@@ -388,7 +425,9 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
         else:
             who = "You" if me else str(s.get("name"))
             what = s.get("kind", "")
-            if not s.get("connected", True):
+            if s.get("left"):
+                what += ", left: a bot plays"
+            elif not s.get("connected", True):
                 what += ", away"
             if room.get("creator") == s.get("seat"):
                 what += ", creator"
@@ -407,7 +446,7 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
 
 def connecting_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
     head = "lanmatch play" if ui.kind == "play" else f"lanmatch join · {ui.host_label or ''}"
-    lines = [_title(head, ui.status or keymap.words_of(ui, "quit", "connecting"), width), []]
+    lines = [_title(head, ui.status_text(now) or keymap.words_of(ui, "quit", "connecting"), width), []]
     if ui.banner:
         lines.append(cut(_plain(" " + ui.banner, "class:dim"), width))
     lines.append(_plain(" Setting the table…" if ui.kind == "play" else " Connecting…"))
@@ -419,16 +458,18 @@ def _yes(flag: Any) -> str:
 
 
 def hosts_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
-    lines = [_title("lanmatch join · hosts on your network", ui.status or _everywhere(ui), width), []]
-    lines.append(_plain(f"   {'Host':<24}{'Rooms':>6}{'Free seats':>12}  {'Games':<22}Password", "bold"))
+    lines = [_title("lanmatch join · hosts on your network", ui.status_text(now) or _everywhere(ui), width), []]
+    heads = [("Host", "<", 8), ("Rooms", ">", 0), ("Free seats", ">", 0), ("Games", "<", 8), ("Password", "<", 0)]
+    rows = [[h.label, ui.host_rooms(h), h.free, ", ".join(game_title(g) for g in h.games.split(",") if g),
+             _yes(h.password)] for h in ui.hosts]
+    head, texts = grid(heads, rows, width)
+    lines.append(_plain(head, "bold"))
     if not ui.hosts:
         lines.append(_plain("   Looking for hosts over mDNS… they appear here as they are found." if ui.browsing
                             else "   (not browsing: type an address below)", "class:dim"))
-    for k, h in enumerate(ui.hosts):
+    for k, text in enumerate(texts):
         sel = k == ui.host_sel and not ui.address_focus
-        games = ", ".join(game_title(g) for g in h.games.split(",") if g)
-        text = f" {'▶' if sel else ' '} {h.label[:23]:<24}{h.rooms:>6}{h.free:>12}  {games[:21]:<22}{_yes(h.password)}"
-        lines.append(cut(_plain(text, "class:sel" if sel else ""), width))
+        lines.append(cut(_plain(f" {'▶' if sel else ' '} {text}", "class:sel" if sel else ""), width))
     lines.append([])
     field = ui.address_text + ("█" if ui.address_focus else "")
     lines.append(cut([("", " Or an address (HOST:PORT): "), ("class:field" + (" reverse" if ui.address_focus else ""),
@@ -436,25 +477,37 @@ def hosts_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     return _with_footer(ui, lines, width, height)
 
 
+def room_cells(r: dict[str, Any]) -> list[str]:
+    """A room of the list, as the cells of its row."""
+    clock = r.get("clock")
+    return [
+        str(r.get("name")),
+        title_of(r.get("game", ""), r.get("table")),
+        f"{r.get('free', 0)}/{r.get('seats', 0)}",
+        str(r.get("state", "")),
+        "" if not clock else ("10 min" if clock >= 600 else _secs(float(clock))),
+        f"coins {r['stake']}" if r.get("stake") else "practice",
+        _yes(r.get("password")),
+    ]
+
+
+ROOM_HEADS = [("Room", "<", 8), ("Game", "<", 10), ("Free", ">", 0), ("State", "<", 0), ("Clock", "<", 0),
+              ("Stake", "<", 0), ("Password", "<", 0)]
+
+
 def rooms_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
     where = ui.host_label or "?"
     if ui.host_address:
         where += f" ({ui.host_address[0]}:{ui.host_address[1]})"
-    lines = [_title(f"Rooms at {where}", ui.status or _everywhere(ui), width)]
+    lines = [_title(f"Rooms at {where}", ui.status_text(now) or _everywhere(ui), width)]
     lines.append(cut(_plain(" " + ui.account_line(), "class:dim"), width))
-    lines.append(_plain(f"   {'Room':<15}{'Game':<22}{'Free':>5}  {'State':<8}{'Clock':<6}{'Stake':<10}Password", "bold"))
+    head, texts = grid(ROOM_HEADS, [room_cells(r) for r in ui.rooms], width)
+    lines.append(_plain(head, "bold"))
     if not ui.rooms:
         lines.append(_plain(f"   No rooms yet: create one ({keymap.key_name('new_room', 'rooms')}).", "class:dim"))
-    for k, r in enumerate(ui.rooms):
+    for k, text in enumerate(texts):
         sel = k == ui.room_sel
-        game = title_of(r.get("game", ""), r.get("table"))
-        clock = r.get("clock")
-        stake = f"coins {r['stake']}" if r.get("stake") else "practice"
-        free = f"{r.get('free', 0)}/{r.get('seats', 0)}"
-        clock_text = "" if not clock else ("10 min" if clock >= 600 else _secs(float(clock)))
-        text = (f" {'▶' if sel else ' '} {str(r.get('name'))[:14]:<15}{game[:21]:<22}{free:>5}"
-                f"  {r.get('state', ''):<8}{clock_text:<6}{stake:<10}{_yes(r.get('password'))}")
-        lines.append(cut(_plain(text, "class:sel" if sel else ""), width))
+        lines.append(cut(_plain(f" {'▶' if sel else ' '} {text}", "class:sel" if sel else ""), width))
     sel = ui.room_sel >= len(ui.rooms)
     lines.append(_plain(f" {'▶' if sel else ' '} + create a new room", "class:sel" if sel else ""))
     return _with_footer(ui, lines, width, height)
@@ -466,7 +519,7 @@ FORM_LABELS = {"name": "Name", "game": "Game", "table": "Table", "seats": "Seats
 
 def form_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
     f = ui.form
-    lines = [_title(f"A new room at {ui.host_label or '?'}", ui.status or keymap.words_of(ui, "form_back", "form"), width)]
+    lines = [_title(f"A new room at {ui.host_label or '?'}", ui.status_text(now) or keymap.words_of(ui, "form_back", "form"), width)]
     lines.append(cut(_plain(" " + ui.account_line(), "class:dim"), width))
     cur = f.current()
     for row in f.rows():
@@ -489,7 +542,10 @@ def form_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
 
 
 def _with_footer(ui: Console, lines: list[Line], width: int, height: int) -> list[Line]:
-    footer = [cut(_plain(" " + ui.keys_line(width - 2), "class:keys"), width), cut(_plain(" " + ui.message, "class:msg"), width)]
+    """The screen's lines, then the key bar and the message (on two lines when it is long)."""
+    said = textwrap.wrap(ui.message, max(10, width - 2))[:2] or [""]
+    footer = [cut(_plain(" " + ui.keys_line(width - 2), "class:keys"), width),
+              *(cut(_plain(" " + x, "class:msg"), width) for x in said)]
     body = lines[: max(0, height - len(footer))]
     return body + [[] for _ in range(height - len(body) - len(footer))] + footer
 
@@ -614,10 +670,18 @@ def overlay_box(ui: Console, width: int, height: int = 24) -> list[Line] | None:
             _keys_of(ui)], width)
     if ui.overlay == "confirm_leave":
         return _box("Leave the room?", [_plain(" Give your seat up? A bot plays it from now on."), _keys_of(ui)], width)
+    if ui.overlay == "host_gone":
+        host = ui.host_label or "The host"
+        body = [_plain(f" {host} has not answered for a minute: it stopped, or the network is down.", "bold")]
+        if ui.seat is not None and ui.view is not None and ui.outcome is None:
+            body.append(_plain(" Your seat is kept on this machine: if the host comes back, `lanmatch join`"))
+            body.append(_plain(" takes you back to it."))
+        body.append(_keys_of(ui))
+        return _box(f"{host} is gone", body, width)
     if ui.overlay == "confirm_quit":
-        what = (" Leave the table? The game ends with you." if ui.kind == "play" else
-                " Leave? Your seat stays yours: the clock plays it until you come back.")
-        body = [_plain(what)]
+        body = ([_plain(" Leave the table? The game ends with you.")] if ui.kind == "play" else
+                [_plain(" Leave? Your seat stays yours: the clock plays it until you come back,"),
+                 _plain(" and `lanmatch join` takes you back to it (this machine keeps its token).")])
         if ui.coin_game():
             body.append(_plain(" Your stake stays in the game: no fee, the clock plays for you."))
         return _box("Leave?", [*body, _keys_of(ui)], width)
@@ -657,4 +721,4 @@ def render_screen(ui: Console, now: float, width: int = 80, height: int = 24) ->
     box = overlay_box(ui, width, height)
     if box is not None:
         lines = _compose(lines, box, width, height)
-    return lines
+    return [[(style, shown(text)) for style, text in line] for line in lines]

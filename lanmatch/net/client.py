@@ -6,21 +6,40 @@ connection with a `Connection` (reader, writer, heartbeats; see `conn.py`)
 until it ends. Every host message is checked (`check_host_message`), its
 `seq` followed (a gap sends `resync`, answered by a full `snapshot`), and the
 client's picture updated (`room`, `seat`, `token`, the latest `view`, the
-profile's `balance`) before `on_message(msg)` sees it. A client given a
-`profile` (`{"name", "key"}`, e.g. from `lanmatch.net.profile`) brings
-it in every `hello`: a host with a store recognises it (coin rooms, stats).
+profile's `balance`) before `on_message(msg)` sees it. A message of a type
+this client does not know is passed over (its `seq` still counts). A client
+given a `profile` (`{"name", "key"}`, e.g. from `lanmatch.net.profile`)
+brings it in every `hello`: a host with a store recognises it (coin rooms,
+stats).
+
+The handshake of protocol 2 (docs/protocol.md section 4), behind the flag
+`PROTOCOL_2` (off until the hosts speak it; `Client(protocol=2)` asks for it
+one client at a time): the client sends nothing at all before the host's
+first frame, a `host` message with a fresh `nonce`, has come (it waits
+`HOST_WAIT` seconds). An address that answers otherwise (an HTTP server, a
+silent port, a host of a protocol this client does not speak) raises
+`NotLanmatch` with one line, the first time: no retry, nothing sent. Then
+`hello` brings the profile as a proof (`profile_proof`: an HMAC of the nonce
+under the verifier the host keeps), never its key; a host that does not
+know the name says `unknown_profile`, and the client `register`s the
+verifier once. A host that stops says `bye` first (`Client.bye`).
 
 `BotNode` is a `Client` that plays: it lists the rooms, joins one (the named
 one, or the first with a free seat), and answers every view that offers it
 legal actions with its bot's choice (`lanmatch.bots.make_bot`), exactly like
 a person's console would. When the connection drops it reconnects by itself
-with its seat token. It stops when the match ends (unless `stay`).
+with its seat token. It stops when the match ends (unless `stay`), and exits
+2 with one line for an address that is not a lanmatch host it can talk to.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
+import os
 import random
+import socket
 from typing import Any
 
 import trio
@@ -29,13 +48,117 @@ from lanmatch import __version__
 from lanmatch.bots import make_bot
 from lanmatch.net.conn import Connection
 from lanmatch.protocol import (
+    MAX_FRAME,
     PROTOCOL_VERSION,
     RemoteProtocolError,
     check_host_message,
+    decode_body,
     view_from_wire,
 )
+from lanmatch.protocol.framing import HEADER
 
 log = logging.getLogger("lanmatch.client")
+
+PROTOCOL_2 = False
+"""The flag of the protocol-2 handshake (docs/protocol.md section 4): when
+True, every `Client` (the console's, `BotNode`) waits for the host's `host`
+frame before it sends anything and proves its profile instead of sending its
+key. Off while hosts speak protocol 1 only (they send no first frame); the
+lead switches it on with the host side."""
+HOST_WAIT = 5.0  # seconds a protocol-2 peer waits for the host's first frame
+
+
+class NotLanmatch(Exception):
+    """The address is not a lanmatch host this client can talk to (a stranger's
+    service, a silent port, another protocol): `str(e)` is the one line to say.
+    Nothing was sent to it."""
+
+
+def profile_verifier(key: str) -> str:
+    """What a host keeps of a profile's key (`lanmatch.store.db.key_hash`):
+    SHA-256 of "lanmatch-profile:" + key, lowercase hex."""
+    return hashlib.sha256(f"lanmatch-profile:{key}".encode()).hexdigest()
+
+
+def profile_proof(verifier: str, nonce: str) -> str:
+    """The proof of a protocol-2 `hello`: HMAC-SHA256 under the verifier's
+    bytes of "lanmatch-hello:" + the host frame's nonce, lowercase hex."""
+    return hmac.new(bytes.fromhex(verifier), f"lanmatch-hello:{nonce}".encode(), hashlib.sha256).hexdigest()
+
+
+def reach_error(e: BaseException) -> str:
+    """Why a connection could not be made, in a few words ("connection
+    refused"), from the innermost error that says (trio groups its attempts)."""
+    todo: list[BaseException] = [e]
+    seen = 0
+    while todo and seen < 16:
+        seen += 1
+        x = todo.pop(0)
+        if isinstance(x, OSError) and (x.strerror or (x.errno or 0) > 0):
+            # the system's words for the errno (trio writes the address into strerror); a resolver error's own
+            text = os.strerror(x.errno) if not isinstance(x, socket.gaierror) and (x.errno or 0) > 0 else x.strerror
+            return text[:1].lower() + text[1:]
+        todo += list(getattr(x, "exceptions", ()))
+        if x.__cause__ is not None:
+            todo.append(x.__cause__)
+    return str(e) or type(e).__name__
+
+
+ENDED = {
+    "oversize": "it sent something else: not a lanmatch frame",
+    "bad_frame": "it sent something else: not a lanmatch frame",
+    "truncated": "it sent something else: not a lanmatch frame",
+    "eof": "it closed the connection without a welcome",
+    "reset": "it reset the connection",
+    "timeout": "it said nothing for 4 s",
+}
+
+
+def not_welcomed(address: tuple[str, int], reason: str) -> str:
+    """The line for a first connection that ended before any `welcome`
+    (protocol 1: the peer had said hello; no retry follows)."""
+    return f"{where(address)} did not answer as a lanmatch host ({ENDED.get(reason, reason)})"
+
+
+def where(address: tuple[str, int]) -> str:
+    return f"{address[0]}:{address[1]}"
+
+
+def _hex(text: Any, n: int) -> bool:
+    return isinstance(text, str) and len(text) == n and all(c in "0123456789abcdef" for c in text)
+
+
+async def first_frame(stream: trio.abc.Stream, address: tuple[str, int], wait: float = HOST_WAIT) -> dict[str, Any]:
+    """The host's first frame, read byte-exact from `stream` (nothing is sent;
+    what follows it stays in the stream).
+
+    Raises:
+        NotLanmatch: nothing within `wait` seconds, not a frame, or not a `host` message.
+        OSError, trio.BrokenResourceError: the connection broke.
+    """
+    not_host = f"{where(address)} is not a lanmatch host"
+
+    async def exactly(n: int) -> bytes:
+        data = bytearray()
+        while len(data) < n:
+            chunk = await stream.receive_some(n - len(data))
+            if not chunk:
+                raise NotLanmatch(f"{not_host} (it closed the connection without answering as one)")
+            data += chunk
+        return bytes(data)
+
+    with trio.move_on_after(wait):
+        (n,) = HEADER.unpack(await exactly(HEADER.size))
+        if not 0 < n <= MAX_FRAME:
+            raise NotLanmatch(f"{not_host} (it sent something else: not a lanmatch frame)")
+        try:
+            msg = check_host_message(decode_body(await exactly(n)))
+        except RemoteProtocolError:
+            raise NotLanmatch(f"{not_host} (it sent something else: not a lanmatch frame)") from None
+        if msg["type"] != "host" or msg["seq"] != 1 or not _hex(msg["nonce"], 32):
+            raise NotLanmatch(f"{not_host} (its first message was not a lanmatch host's)")
+        return msg
+    raise NotLanmatch(f"{not_host} (it did not answer as one within {wait:g} s)")
 
 
 def parse_address(text: str, default_port: int | None = None) -> tuple[str, int]:
@@ -68,11 +191,20 @@ class Client:
         dead_after: float = 4.0,
         connect_timeout: float = 3.0,
         profile: dict[str, str] | None = None,
+        protocol: int | None = None,
+        register: bool = True,
     ):
         self.name = name
         self.agent = agent
         self.token = token
-        self.profile = profile  # {"name", "key"}: sent in hello
+        self.profile = profile  # {"name", "key"}: its key (protocol 1) or a proof of it (2) goes in hello
+        self.protocol = protocol  # None: 2 when the flag PROTOCOL_2 is on, else PROTOCOL_VERSION
+        self.register = register  # protocol 2: register the profile where the host does not know it
+        self.host_frame: dict[str, Any] | None = None  # protocol 2: the host's first frame on this connection
+        self.answered = False  # a `host` frame came from this client's address (in this run)
+        self.bye: dict[str, Any] | None = None  # the host's goodbye (it closes the connection)
+        self.host_wait = HOST_WAIT  # protocol 2: seconds to wait for the host's first frame
+        self._registered = False
         self.account: dict[str, Any] | None = None  # the welcome's profile: {"name", "balance"}, or None
         self.balance: int | None = None  # the profile's coins, as the host last said
         self.heartbeat = heartbeat
@@ -105,32 +237,60 @@ class Client:
 
     # ------------------------------------------------------------ running
 
+    def speaks(self) -> int:
+        """The protocol version this client says hello with."""
+        if self.protocol is not None:
+            return self.protocol
+        return 2 if PROTOCOL_2 else PROTOCOL_VERSION
+
     async def connect_once(self, address: tuple[str, int], *, task_status=trio.TASK_STATUS_IGNORED) -> str:
         """Connect over TCP, hello, serve until the connection ends; returns why it ended.
 
         Raises:
             OSError: the host cannot be reached within `connect_timeout`.
+            NotLanmatch: (protocol 2) the address does not answer as a lanmatch
+                host this client speaks to; nothing was sent.
         """
         with trio.fail_after(self.connect_timeout):
             try:
                 stream = await trio.open_tcp_stream(*address)
             except trio.TooSlowError:
-                raise OSError(f"no answer from {address[0]}:{address[1]}") from None
-        return await self.run_stream(stream, task_status=task_status)
+                raise OSError(f"no answer within {self.connect_timeout:g} s") from None
+        return await self.run_stream(stream, task_status=task_status, address=address)
 
-    async def run_stream(self, stream: trio.abc.Stream, *, task_status=trio.TASK_STATUS_IGNORED) -> str:
-        """Say hello on an open `stream` and serve it until it ends; returns why it ended."""
-        conn = Connection(stream, numbered=False, heartbeat=self.heartbeat, dead_after=self.dead_after, label=self.name)
-        self.conn = conn
+    async def run_stream(self, stream: trio.abc.Stream, *, task_status=trio.TASK_STATUS_IGNORED,
+                         address: tuple[str, int] | None = None) -> str:
+        """Say hello on an open `stream` and serve it until it ends; returns why it ended.
+
+        Raises:
+            NotLanmatch: (protocol 2) see `connect_once`; after a good
+                connection to this address, only a version mismatch raises
+                (any other failure is a dropped connection: "no_host_frame").
+        """
         self.seq = 0
         self.welcomed = False
-        hello: dict[str, Any] = {"protocol": PROTOCOL_VERSION, "name": self.name, "agent": self.agent,
-                                 "client": f"lanmatch {__version__}"}
-        if self.token:
-            hello["token"] = self.token
-        if self.profile is not None:
-            hello["profile"] = {"name": self.profile["name"], "key": self.profile["key"]}
-        self.send("hello", **hello)
+        self.host_frame = None
+        self.bye = None
+        self._registered = False
+        first = None
+        if self.speaks() >= 2:
+            try:
+                first = await self._host_frame(stream, address)
+            except NotLanmatch:
+                with trio.CancelScope(shield=True):
+                    await trio.aclose_forcefully(stream)
+                if self.answered:
+                    return "no_host_frame"
+                raise
+            except (OSError, trio.BrokenResourceError, trio.ClosedResourceError):
+                with trio.CancelScope(shield=True):
+                    await trio.aclose_forcefully(stream)
+                return "reset"
+        conn = Connection(stream, numbered=False, heartbeat=self.heartbeat, dead_after=self.dead_after, label=self.name)
+        self.conn = conn
+        if first is not None:
+            self._receive(first)
+        self.send("hello", **self._hello())
         task_status.started(conn)
         try:
             await conn.run(self._receive)
@@ -138,23 +298,59 @@ class Client:
             self.conn = None
         return conn.close_reason or "closed"
 
+    async def _host_frame(self, stream: trio.abc.Stream, address: tuple[str, int] | None) -> dict[str, Any]:
+        """The host's first frame, whose versions hold ours.
+
+        Raises:
+            NotLanmatch: see `first_frame`, or a host of other versions (always).
+        """
+        msg = await first_frame(stream, address or ("?", 0), self.host_wait)
+        self.answered = True
+        mine = self.speaks()
+        if mine not in msg["versions"]:
+            self.answered = False  # it will not talk to us: no reconnecting either
+            raise NotLanmatch(f"{msg['name'] or where(address or ('?', 0))} speaks lanmatch protocol "
+                              f"{msg['protocol']}; this lanmatch speaks {mine}: update the older side")
+        return msg
+
+    def _hello(self) -> dict[str, Any]:
+        """The fields of `hello`: protocol 2 proves the profile, protocol 1 sends its key."""
+        hello: dict[str, Any] = {"protocol": self.speaks(), "name": self.name, "agent": self.agent,
+                                 "client": f"lanmatch {__version__}"}
+        if self.token:
+            hello["token"] = self.token
+        if self.profile is not None:
+            if self.host_frame is not None:
+                proof = profile_proof(profile_verifier(self.profile["key"]), self.host_frame["nonce"])
+                hello["profile"] = {"name": self.profile["name"], "proof": proof}
+            else:
+                hello["profile"] = {"name": self.profile["name"], "key": self.profile["key"]}
+        return hello
+
     def close(self) -> None:
         if self.conn is not None:
             self.conn.close("bye")
 
     def _receive(self, msg: dict[str, Any]) -> None:
-        check_host_message(msg)
+        try:
+            check_host_message(msg)
+        except RemoteProtocolError as e:
+            if e.code != "unknown_type" or type(msg.get("seq")) is not int:
+                raise
+            self._follow(msg["seq"])  # a newer host's message: passed over, its number counted
+            log.debug("%s: passed over a message of type %.32r", self.name, msg.get("type"))
+            return
         seq = msg["seq"]
-        if seq != self.seq + 1:
-            self.gaps += 1
-            log.info("%s: sequence gap (%d after %d): resync", self.name, seq, self.seq)
-            self.send("resync")
-        self.seq = seq
+        self._follow(seq)
         typ = msg["type"]
-        if typ == "welcome":
+        if typ == "host":
+            if seq == 1:
+                self.host_frame = msg
+        elif typ == "welcome":
             self.welcomed = True
-            self.account = msg.get("profile")
-            self.balance = self.account.get("balance") if isinstance(self.account, dict) else None
+            self._account(msg.get("profile"))
+        elif typ == "profile":
+            self._account(msg["profile"])
         elif typ == "coins":
             self.balance = msg["balance"]
         elif typ == "seated":
@@ -177,12 +373,38 @@ class Client:
                     raise RemoteProtocolError("bad_field", "a snapshot's view is a view message")
                 self.view_msg = {**v, "type": "view", "seq": seq, "view": view_from_wire(v["view"])}
                 msg = {**msg, "view": self.view_msg}
+        elif typ == "bye":
+            self.bye = msg
         elif typ == "error":
             if msg["code"] == "bad_token":  # that seat is gone (freed, or a restarted host's table ended)
                 self.token, self.seat, self.room_name, self.room, self.view_msg = None, None, None, None, None
+            elif msg["code"] == "unknown_profile" and msg.get("ref") == "hello":
+                self._register()
             if msg["fatal"]:
                 self.fatal = msg
         self.on_message(msg)
+        if typ == "bye" and self.conn is not None:
+            self.conn.close("bye")
+
+    def _follow(self, seq: int) -> None:
+        if seq != self.seq + 1:
+            self.gaps += 1
+            log.info("%s: sequence gap (%d after %d): resync", self.name, seq, self.seq)
+            self.send("resync")
+        self.seq = seq
+
+    def _account(self, profile: Any) -> None:
+        """The profile the host recognised (`welcome`, `profile`): its name and coins."""
+        self.account = profile if isinstance(profile, dict) else None
+        self.balance = self.account.get("balance") if self.account is not None else None
+
+    def _register(self) -> None:
+        """Protocol 2, first use at this host: make the profile with its verifier (once)."""
+        if self.host_frame is None or self.profile is None or not self.register or self._registered:
+            return
+        self._registered = True
+        self.send("register", profile={"name": self.profile["name"],
+                                       "verifier": profile_verifier(self.profile["key"])})
 
     def on_message(self, msg: dict[str, Any]) -> None:
         """Override: called for every host message, after the bookkeeping."""
@@ -217,9 +439,11 @@ class BotNode(Client):
         self.actions = 0
         self.rejections: list[dict[str, Any]] = []
         self._want_list_at: float | None = None
+        self.ever_welcomed = False  # a first connection that ends unwelcomed is not a lanmatch host
 
     async def run(self, address: tuple[str, int]) -> int:
-        """Play until the match ends (0), or a fatal refusal (2), or the host
+        """Play until the match ends (0), or a fatal refusal or an address that
+        is not a lanmatch host it speaks to (2, said in one line), or the host
         stays unreachable for `retry_for` seconds (1)."""
         failures = 0
         last_ok = trio.current_time()
@@ -230,15 +454,29 @@ class BotNode(Client):
                     stream = await trio.open_tcp_stream(*address)
             except (OSError, trio.TooSlowError) as e:
                 failures += 1
-                log.info("%s: cannot connect to %s:%d: %s", self.name, *address, e or "timeout")
+                why = reach_error(e) if isinstance(e, OSError) else f"no answer within {self.connect_timeout:g} s"
+                log.info("%s: cannot connect to %s: %s", self.name, where(address), why)
             else:
+                refused: NotLanmatch | None = None
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._lister)
-                    reason = await self.run_stream(stream)
+                    try:
+                        reason = await self.run_stream(stream, address=address)
+                    except NotLanmatch as e:
+                        refused, reason = e, "refused"
                     nursery.cancel_scope.cancel()
+                if refused is not None:
+                    log.warning("%s: %s", self.name, refused)
+                    return 2
                 if self.welcomed:
                     failures = 0
                     last_ok = trio.current_time()
+                    self.ever_welcomed = True
+                elif not self.ever_welcomed and self.fatal is None:
+                    log.warning("%s: %s", self.name, not_welcomed(address, reason))
+                    return 2
+                if self.bye is not None:
+                    log.info("%s: the host said goodbye: %s", self.name, self.bye.get("reason") or "(no reason)")
                 log.info("%s: connection ended: %s", self.name, reason)
             if self.done:
                 return 0

@@ -332,6 +332,18 @@ HOST: dict[str, dict[str, Field]] = {
         "match": req(nil(i())),
     },
     "ping": {"seq": req(SEQ)},
+    # protocol 2 (docs/protocol.md section 4): the host's first frame, its
+    # goodbye before it closes a connection, and a profile just registered
+    "host": {
+        "seq": req(SEQ),
+        "protocol": req(i()),
+        "versions": req(lst(i(), 16)),
+        "name": req(s(0, 64)),
+        "server": req(s(0, 64)),
+        "nonce": req(s(32, 32)),
+    },
+    "bye": {"seq": req(SEQ), "reason": req(s(0, 200)), "host": opt(s(0, 64))},
+    "profile": {"seq": req(SEQ), "profile": req(mapping(8))},
 }
 
 

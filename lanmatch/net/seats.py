@@ -1,0 +1,142 @@
+"""The seats a player holds, kept on the player's machine (so they survive the console).
+
+    from lanmatch.net.seats import SeatBook, SavedSeat
+    book = SeatBook()                                   # $XDG_CONFIG_HOME/lanmatch/seats.json
+    book.keep(SavedSeat("Ann", "Kitchen", "10.0.0.2", 7070, "R", 1, token, now))
+    book.find("Ann", "10.0.0.2", 7070, now=now)         # that seat, to say hello with its token
+    book.forget("Ann", "10.0.0.2", 7070, "R")
+
+How this works. A console that sits at a running game keeps the seat's token
+(docs/protocol.md section 7) in `seats.json` in the player's config directory
+(`lanmatch.store.paths.config_dir()`, the profile's), mode 0600 in a 0700
+directory, one entry per player (the name the console plays as), host (its
+name and address) and room, with the last event number and state it saw
+(`n`, `step`: what was played meanwhile is what came after). Started again,
+`lanmatch join` finds the entry and says `hello` with its token: the host
+gives the seat back, its hand and its clock. The console forgets an entry
+when its game ends, when it leaves the room (or the room is closed) and when
+the host says the token is unknown; an entry older than `KEEP_FOR` is
+dropped when the file is read. (A host's goodbye keeps it: a host with a
+store resumes its games when it starts again.)
+
+The file is small and written whole, to a temporary file renamed into place
+(a crash never leaves half of it; no fsync: it holds seats, not coins). A
+file that cannot be read is taken as empty (and replaced at the next write);
+a file that cannot be written is logged, and the console plays on.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from lanmatch.store.paths import config_dir
+
+log = logging.getLogger("lanmatch.seats")
+
+FILE_NAME = "seats.json"
+KEEP_FOR = 12 * 3600.0  # seconds: an evening; older entries are forgotten
+MAX_SEATS = 32  # entries kept at most (the newest)
+
+
+@dataclass(frozen=True)
+class SavedSeat:
+    """One seat held at one room of one host, as the player's machine keeps it."""
+
+    player: str  # the name the console plays as (its profile's)
+    host: str  # the host's name, as its `welcome` said ("" when unknown)
+    address: str
+    port: int
+    room: str
+    seat: int
+    token: str
+    saved: float  # time.time() of the last write
+    n: int = 0  # the last event number seen
+    step: int = 0  # the last state (`view.step`) seen
+
+    def key(self) -> tuple[str, str, str, int, str]:
+        """What tells two entries apart: the player, the host (name and address), the room."""
+        return (self.player.casefold(), self.host, self.address, self.port, self.room)
+
+
+def _seat(data: Any) -> SavedSeat | None:
+    """An entry of the file, or None when it is not one."""
+    if not isinstance(data, dict):
+        return None
+    kinds = {"player": str, "host": str, "address": str, "port": int, "room": str, "seat": int, "token": str,
+             "saved": (int, float), "n": int, "step": int}
+    values = {}
+    for f in fields(SavedSeat):
+        v = data.get(f.name)
+        if not isinstance(v, kinds[f.name]) or isinstance(v, bool):
+            return None
+        values[f.name] = v
+    return SavedSeat(**values)
+
+
+class SeatBook:
+    """The file of saved seats (see the module docstring)."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None):
+        self.path = Path(path) if path is not None else config_dir() / FILE_NAME
+
+    def load(self, now: float) -> list[SavedSeat]:
+        """Every entry not older than `KEEP_FOR` at `now` (a time.time()), newest first."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError) as e:
+            log.warning("the seats file %s cannot be read (%s): taken as empty", self.path, e)
+            return []
+        seats = [s for s in map(_seat, data.get("seats", []) if isinstance(data, dict) else []) if s is not None]
+        seats = [s for s in seats if now - s.saved <= KEEP_FOR]
+        return sorted(seats, key=lambda s: s.saved, reverse=True)
+
+    def find(self, player: str, address: str, port: int, *, host: str | None = None, now: float) -> SavedSeat | None:
+        """The newest seat of `player` at `address:port` (at the host named `host`, when given)."""
+        for s in self.load(now):
+            if s.player.casefold() == player.casefold() and (s.address, s.port) == (address, port) \
+                    and (host is None or not s.host or s.host == host):
+                return s
+        return None
+
+    def latest(self, player: str, now: float) -> SavedSeat | None:
+        """The newest seat of `player` at any host."""
+        return next((s for s in self.load(now) if s.player.casefold() == player.casefold()), None)
+
+    def keep(self, seat: SavedSeat) -> None:
+        """Save `seat` (replacing the entry of the same player, host and room)."""
+        seats = [s for s in self.load(seat.saved) if s.key() != seat.key()]
+        self._write([seat, *seats][:MAX_SEATS])
+
+    def forget(self, player: str, address: str, port: int, room: str, now: float) -> None:
+        """Forget the seats of `player` at `room` of `address:port`, whatever the
+        host's name (nothing when there is none)."""
+        gone = (player.casefold(), address, port, room)
+        seats = self.load(now)
+        kept = [s for s in seats if (s.player.casefold(), s.address, s.port, s.room) != gone]
+        if len(kept) != len(seats):
+            self._write(kept)
+
+    def _write(self, seats: list[SavedSeat]) -> None:
+        path = self.path
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"seats": [asdict(s) for s in seats]}, f)
+                f.write("\n")
+            os.replace(tmp, path)
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            log.warning("the seats file %s cannot be written: %s", path, e.strerror or e)
+
+
+__all__ = ["FILE_NAME", "KEEP_FOR", "MAX_SEATS", "SavedSeat", "SeatBook"]

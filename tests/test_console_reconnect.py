@@ -1,0 +1,385 @@
+"""Issue 14 with the console's real parts: a seat that survives the console
+(a real `lanmatch join` in tmux killed with -9 mid-hand and started again),
+a host killed between games, a host that says goodbye, a host that vanished
+for a minute, an unreachable address said once, the balance refreshed with
+`r`, and `lanmatch join` at a stranger's port (nothing sent, one line).
+
+Hosts are real (`lanmatch host` processes, or `Host` in-process) on
+127.0.0.1, except the one scripted to say `bye` (the host's side of it is
+still to come). Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+from functools import partial
+
+import pytest
+import trio
+from _console import NEED_TMUX, Tmux, stop_process
+from _net import LOOPBACK
+from _stranger import FLAGGED, Stranger
+from test_console_app import ENV, _env, headless, until
+
+from lanmatch.console.app import Session, join_net
+from lanmatch.console.model import Console
+from lanmatch.console.screen import render_screen, screen_text
+from lanmatch.net.client import Client
+from lanmatch.net.host import Host
+from lanmatch.protocol import Decoder, encode_frame
+from lanmatch.store import Store
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((LOOPBACK, 0))
+        return s.getsockname()[1]
+
+
+def join_args(port: int) -> argparse.Namespace:
+    return argparse.Namespace(address=f"{LOOPBACK}:{port}", bind=None)
+
+
+# ------------------------------------------------------------------ in process
+
+
+def test_an_unreachable_address_is_named_once_with_its_cause():
+    port = free_port()
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        await join_net(session, nursery, join_args(port))
+
+    async def script(session: Session, inp) -> None:
+        await until(lambda: session.ui.message.startswith("Cannot reach"), "the line")
+        inp.send_text("q")
+
+    session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
+    assert session.ui.message == f"Cannot reach {LOOPBACK}:{port}: connection refused."
+    assert session.ui.screen == "hosts"
+
+
+def test_without_the_flag_a_strangers_port_is_one_line_and_no_retry_loop():
+    """Protocol 1 (the flag off, as today): the console's hello has gone out,
+    but the first connection ended without a welcome: one line, the lobby,
+    and no reconnecting."""
+    with Stranger(b"HTTP/1.1 400 Bad Request\r\n\r\n") as stranger:
+
+        async def net(session: Session, nursery: trio.Nursery) -> None:
+            await join_net(session, nursery, join_args(stranger.port))
+
+        async def script(session: Session, inp) -> None:
+            await until(lambda: "lanmatch host" in session.ui.message, "the line")
+            await asyncio_sleep(1.0)  # time enough for a retry, if there were one
+            inp.send_text("q")
+
+        session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
+        assert session.ui.message == (f"{LOOPBACK}:{stranger.port} did not answer as a lanmatch host "
+                                      "(it sent something else: not a lanmatch frame).")
+        assert session.ui.screen == "hosts" and session.ui.status == "" and stranger.connections == 1
+
+
+async def _run_host(port: int, store: Store | None = None, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """A `Host` on 127.0.0.1:`port` until cancelled (a cancel scope stops it like a kill)."""
+    async with trio.open_nursery() as nursery:
+        host = Host("Kitchen", rng=random.Random(7), strict=True, person_bot_delay=0.0, store=store)
+        await nursery.start(host.run)
+        await nursery.start(partial(host.listen, port, LOOPBACK))
+        task_status.started(host)
+
+
+async def _wait(pred, what: str, timeout: float = 15.0) -> None:
+    """Wait (trio side) until `pred()` holds.
+
+    Raises:
+        AssertionError: not within `timeout` seconds (naming `what`).
+    """
+    with trio.move_on_after(timeout):
+        while not pred():
+            await trio.sleep(0.02)
+        return
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_a_host_that_vanished_is_given_bounded_time_then_more_waiting_finds_it_back():
+    """The host's process stops without a word: the title counts the minute
+    down (here 2 s), then the console says the host is gone; the host is
+    started again on the same port, and `w` (more waiting) finds it."""
+    port = free_port()
+    seen: dict = {}
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        session.reconnect_for = 2.0
+        scope = trio.CancelScope()
+
+        async def first() -> None:
+            with scope:
+                await _run_host(port)
+
+        nursery.start_soon(first)
+        await trio.sleep(0.2)
+        await join_net(session, nursery, join_args(port))
+
+        async def later() -> None:
+            ui = session.ui
+            await _wait(lambda: ui.screen == "rooms", "the rooms")
+            scope.cancel()  # the host vanishes
+            await _wait(lambda: ui.reconnect_until is not None, "reconnecting")
+            seen["title"] = screen_text(render_screen(ui, time.monotonic())).splitlines()[0]
+            await _wait(lambda: ui.overlay == "host_gone", "the host is gone")
+            seen["gone"] = screen_text(render_screen(ui, time.monotonic()))
+            await nursery.start(_run_host, port)  # back on the same port, while the box waits for a key
+            seen["back"] = True
+
+        nursery.start_soon(later)
+
+    async def script(session: Session, inp) -> None:
+        ui = session.ui
+        await until(lambda: ui.overlay == "host_gone" and seen.get("back"), "the host is gone, and back", 20)
+        inp.send_text("w")
+        await until(lambda: ui.screen == "rooms" and ui.status == "" and "Connected again" in ui.message,
+                    "rejoined", 20)
+        inp.send_text("q")
+
+    session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
+    assert re.search(r"connection lost: reconnecting… [012] s$", seen["title"]), seen["title"]
+    assert "Kitchen is gone" in seen["gone"] and "Enter back to the lobby · w keep waiting" in seen["gone"]
+
+
+def test_a_host_that_says_goodbye_sends_the_console_to_the_lobby_and_is_not_retried():
+    """A host (scripted: the real host's `bye` is still to come) welcomes the
+    console, then says `bye` and closes: "Kitchen closed the table (...)",
+    the hosts screen, and no reconnect."""
+    state = {"connections": 0}
+
+    async def serve(stream: trio.SocketStream) -> None:
+        state["connections"] += 1
+        dec = Decoder()
+        with trio.move_on_after(5):
+            while dec.next_message() is None:  # the hello
+                dec.feed(await stream.receive_some(4096))
+            for msg in ({"type": "welcome", "seq": 1, "protocol": 1, "host": "Kitchen", "server": "x"},
+                        {"type": "rooms", "seq": 2, "rooms": []}):
+                await stream.send_all(encode_frame(msg))
+            await trio.sleep(0.5)
+            await stream.send_all(encode_frame({"type": "bye", "seq": 3, "reason": "The host is shutting down.",
+                                                "host": "Kitchen"}))
+        await trio.aclose_forcefully(stream)
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        listeners = await nursery.start(partial(trio.serve_tcp, serve, 0, host=LOOPBACK))
+        await join_net(session, nursery, join_args(listeners[0].socket.getsockname()[1]))
+
+    async def script(session: Session, inp) -> None:
+        ui = session.ui
+        await until(lambda: ui.screen == "hosts" and "closed the table" in ui.message, "the goodbye")
+        await asyncio_sleep(1.0)  # time enough for a reconnect, if there were one
+        inp.send_text("q")
+
+    session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
+    assert session.ui.message == "Kitchen closed the table (the host is shutting down)."
+    assert state["connections"] == 1 and session.ui.status == ""
+
+
+async def asyncio_sleep(seconds: float) -> None:
+    import asyncio
+
+    await asyncio.sleep(seconds)
+
+
+def test_r_in_the_lobby_refreshes_the_balance(tmp_path):
+    """The profile's coins move at another connection of it (a stake posted);
+    `r` in the lobby shows the balance the host holds now."""
+    store = Store.open_dir(tmp_path / "data", lock=True, durable=False)
+    profile = {"name": "Ann", "key": "k" * 32}
+
+    class Other(Client):
+        """The same profile at another console: a coin room of stake 50, started."""
+
+        def on_message(self, msg: dict) -> None:
+            if msg["type"] == "welcome":
+                self.send("create", room="Pot", game="colormatch", seats=2, stake=50, bots="easy")
+            elif msg["type"] == "seated":
+                self.send("start")
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        port = free_port()
+        await nursery.start(_run_host, port, store)
+        await join_net(session, nursery, join_args(port))
+        await _wait(lambda: session.ui.balance == 1000, "welcomed with 1,000 coins")
+        other = Other("Ann", profile=profile)
+        nursery.start_soon(other.connect_once, (LOOPBACK, port))
+        await _wait(lambda: other.balance == 950, "the stake posted at the other console")
+
+    def make() -> Session:
+        session = Session(Console("Ann", kind="join"), net)
+        session.profile = profile
+        return session
+
+    async def script(session: Session, inp) -> None:
+        ui = session.ui
+        await until(lambda: ui.screen == "rooms" and any(r["name"] == "Pot" and r["state"] == "playing"
+                                                         for r in ui.rooms), "the other console's game", 20)
+        inp.send_text("r")
+        await until(lambda: ui.balance == 950, "the balance refreshed")
+        assert "Playing as Ann · 950 coins" in screen_text(render_screen(ui, 0.0))
+        assert "you hold 950" in ui.message
+        inp.send_text("q")
+
+    try:
+        headless(make, script)
+    finally:
+        store.close()
+
+
+# ------------------------------------------------------------------ a real terminal
+
+
+CARD = re.compile(r"(?:red|yellow|green|blue) [●◆▲■] [^\s\]]+|\+4 Wild|(?<!\+4 )Wild")
+
+
+def hand_of(screen: str) -> list[str]:
+    """The cards of the hand shown (sorted): the rows of cards under the hand's rule."""
+    lines = screen.splitlines()
+    at = next(k for k, line in enumerate(lines) if "Your hand:" in line)
+    cards = []
+    for line in lines[at + 1 :]:
+        if not re.match(r" [\d▶]", line):  # the prompt under the hand
+            break
+        cards += CARD.findall(line)
+    return sorted(cards)
+
+
+def _pid(path) -> int:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        text = path.read_text().strip() if path.exists() else ""
+        if text:
+            return int(text)
+        time.sleep(0.05)
+    raise AssertionError("the console never started")
+
+
+def _host(port: int, tmp_path, *extra: str) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lanmatch", "host", "--name", "Kitchen", "--no-mdns", "--no-store", "--bind", LOOPBACK,
+         "--port", str(port), "--room", "R", "--seats", "3", "--bots", "easy", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**ENV, "HOME": str(tmp_path)},
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().startswith(b"listening ")
+    return proc
+
+
+def _sit_in_r(t: Tmux) -> None:
+    """At the host's rooms: Enter on R, the first free seat."""
+    t.wait_for(lambda s: "Rooms at" in s and " R " in s, timeout=20)
+    t.keys("Enter")
+    t.wait_for(lambda s: "A seat at R" in s)
+    t.keys("f")
+
+
+@NEED_TMUX
+def test_a_console_killed_mid_hand_and_started_again_is_back_in_its_seat_with_its_hand(tmp_path):
+    """`lanmatch join` at a host on 127.0.0.1 takes a seat; the game starts;
+    the console is killed with -9 mid-hand; started again with the address,
+    then again without one, it lands in its seat, hand and clock, and the log
+    says what was played meanwhile."""
+    port = free_port()
+    host = _host(port, tmp_path, "--clock", "600", "--start-after", "1")
+    pidfile = tmp_path / "console.pid"
+    join = f"{sys.executable} -m lanmatch join --name Ann"
+    run = f"echo $$ > {pidfile}; exec {join}"
+    try:
+        with Tmux(f"{run} {LOOPBACK}:{port}", _env(tmp_path)) as t:
+            _sit_in_r(t)
+            screen = t.wait_for(lambda s: " ▶ You " in s and "Tab all moves" in s, timeout=20)  # its decision
+            hand = hand_of(screen)
+            assert len(hand) == 7
+            seats = tmp_path / ".config" / "lanmatch" / "seats.json"
+            assert stat.S_IMODE(seats.stat().st_mode) == 0o600 and '"room": "R"' in seats.read_text()
+
+            os.kill(_pid(pidfile), signal.SIGKILL)  # mid-hand, at its turn
+            pidfile.unlink()
+            t.wait_dead()
+            t.respawn(f"{run} {LOOPBACK}:{port}")
+            screen = t.wait_for(lambda s: "Back at your seat" in s and "Tab all moves" in s, timeout=20)
+            assert hand_of(screen) == hand  # the same hand
+            assert "── Back at your seat: what was played while you were away ──" in screen
+            assert "Nothing was played while you were away." in screen  # its clock (10 min) waited for it
+            assert re.search(r" ▶ You +7 cards  \d+ min \d+ s", screen)  # and its clock
+
+            t.keys("Enter" if "Enter plays" in screen else "d")  # a move, and killed at once
+            os.kill(_pid(pidfile), signal.SIGKILL)
+            pidfile.unlink()
+            t.wait_dead()
+            t.respawn(f"{run} --bind {LOOPBACK}")  # without an address: straight back to the kept seat
+            screen = t.wait_for(lambda s: "Back at your seat" in s and "Your hand:" in s, timeout=20)
+            assert re.search(r"While you were away \d+ moves? (was|were) played|Nothing was played", screen), screen
+            assert "Rooms at" not in screen and "Color Match · Classic · R" in screen
+
+            t.keys("q")
+            screen = t.wait_for(lambda s: "Leave?" in s)
+            assert "`lanmatch join` takes you back to it" in screen
+            t.keys("y")
+            t.wait_for_exit_line("Bye!")
+        assert '"room": "R"' in seats.read_text()  # the game goes on: the seat is still kept
+    finally:
+        stop_process(host)
+
+
+@NEED_TMUX
+def test_a_host_killed_between_games_is_counted_down_and_rejoined_when_it_comes_back(tmp_path):
+    """A seat in a room waiting for its game; the host process is killed
+    (-9): the title counts the reconnecting down; the host started again on
+    the same port is rejoined by itself, and the console says the old seat
+    is gone and lists the rooms."""
+    port = free_port()
+    host = _host(port, tmp_path)
+    try:
+        with Tmux(f"{sys.executable} -m lanmatch join --name Ann {LOOPBACK}:{port}", _env(tmp_path)) as t:
+            _sit_in_r(t)
+            t.wait_for(lambda s: "Room R" in s and "You" in s)
+            host.kill()
+            host.wait()
+            first = t.wait_for(lambda s: re.search(r"reconnecting… (\d+) s", s) is not None, timeout=15)
+            n = int(re.search(r"reconnecting… (\d+) s", first).group(1))
+            assert 50 <= n <= 60 and "trying again for a minute" in first
+            t.wait_for(lambda s: (m := re.search(r"reconnecting… (\d+) s", s)) is not None and int(m.group(1)) < n,
+                       timeout=10)
+            host = _host(port, tmp_path)
+            screen = t.wait_for(lambda s: "Rooms at" in s and "Your seat at R is gone" in s, timeout=20)
+            assert " R " in screen and "reconnecting" not in screen
+            t.keys("q")
+            t.wait_for_exit_line("Bye!")
+    finally:
+        stop_process(host)
+
+
+@NEED_TMUX
+@pytest.mark.parametrize(("answer", "why"), [
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n", "it sent something else: not a lanmatch frame"),
+    (None, "it did not answer as one within 5 s"),
+])
+def test_lanmatch_join_at_a_strangers_port_sends_nothing_and_says_one_line(tmp_path, answer, why):
+    """The protocol-2 flag on: `lanmatch join ADDR` at an HTTP-like service,
+    or a silent one, sends it not one byte, says what it is in one line, and
+    does not retry."""
+    with Stranger(answer) as stranger:
+        cmd = f"{sys.executable} -c '{FLAGGED}' join --name Ann {LOOPBACK}:{stranger.port}"
+        with Tmux(cmd, _env(tmp_path)) as t:
+            line = f"{LOOPBACK}:{stranger.port} is not a lanmatch host ({why})."
+            screen = t.wait_for(lambda s: line in " ".join(s.split()), timeout=15)  # the message wraps at 80
+            assert screen.count("is not a lanmatch host") == 1 and "hosts on your network" in screen
+            time.sleep(1.5)  # a retry would show by now
+            assert stranger.connections == 1 and bytes(stranger.received) == b""
+            t.keys("q")
+            t.wait_for_exit_line("Bye!")
