@@ -67,6 +67,14 @@ def _today() -> str:
     return datetime.datetime.now(datetime.UTC).date().isoformat()
 
 
+def _address(stream: Any) -> str:
+    """The peer's IP address ("" for a stream that is not a socket's)."""
+    try:
+        return str(stream.socket.getpeername()[0])
+    except (AttributeError, OSError, IndexError, TypeError):
+        return ""
+
+
 class Host:
     """A host node. Create it, then `await host.run(task_status=...)` in a nursery
     (it serves `serve_stream` calls and the rooms' tasks)."""
@@ -85,6 +93,11 @@ class Host:
         bot_delay: float = 0.0,
         person_bot_delay: float = AUTOPILOT_PACE,
         store: Store | None = None,
+        rooms_per_peer: int = Limits.rooms_per_peer,
+        rooms_per_address: int = Limits.rooms_per_address,
+        wrong_passwords: float = Limits.wrong_passwords,
+        new_profiles: int = Limits.new_profiles,
+        page: int = Limits.page,
     ):
         self.name = name
         self.store = store  # None: nothing is kept (no profiles, no coin rooms, no resume)
@@ -98,7 +111,8 @@ class Host:
             rng=rng if rng is not None else random.SystemRandom(),
             today=_today,
             keeper=self.keeper,
-            limits=Limits(rate=rate, burst=burst),
+            limits=Limits(rate=rate, burst=burst, rooms_per_peer=rooms_per_peer, rooms_per_address=rooms_per_address,
+                          wrong_passwords=wrong_passwords, new_profiles=new_profiles, page=page),
             bot_delay=bot_delay,
             person_bot_delay=person_bot_delay,
         )
@@ -211,7 +225,7 @@ class Host:
     async def serve_stream(self, stream: trio.abc.Stream) -> None:
         """Serve one peer on `stream` until it goes."""
         conn = Connection(stream, numbered=True, outbox=self.outbox, heartbeat=self.heartbeat, dead_after=self.dead_after)
-        peer = self.lobby.connect(conn.id, conn.label, trio.current_time(), conn)
+        peer = self.lobby.connect(conn.id, conn.label, trio.current_time(), conn, address=_address(stream))
 
         def closed() -> None:
             peer.closed = True
@@ -293,13 +307,8 @@ class RoomActor:
                 try:
                     item = await self._recv.receive()
                     self._handle(*item)
-                    while not s.closed:  # whatever else queued up, without waiting
-                        try:
-                            item = self._recv.receive_nowait()
-                        except trio.WouldBlock:
-                            break
-                        execute(s.flush_rest())
-                        self._handle(*item)
+                    if not self._drain():
+                        return
                 except (trio.EndOfChannel, trio.ClosedResourceError):
                     return
             if s.rest_pending:
@@ -311,12 +320,30 @@ class RoomActor:
             if not s.closed:
                 await self._timers()
 
+    def _drain(self) -> bool:
+        """Handle whatever queued up in the inbox, without waiting. False when
+        the inbox has closed (the room is gone)."""
+        s, execute = self.session, self.host.execute
+        while not s.closed:
+            try:
+                item = self._recv.receive_nowait()
+            except trio.WouldBlock:
+                break
+            except (trio.EndOfChannel, trio.ClosedResourceError):
+                return False
+            execute(s.flush_rest())
+            self._handle(*item)
+        return True
+
     async def _timers(self) -> None:
+        """The due clocks, one at a time, taking turns with the inbox: after
+        each move the task yields and handles what queued up meanwhile, so a
+        room whose bots are always due still answers its messages at once
+        (docs/protocol.md, "Limits and abuse")."""
         s, execute = self.session, self.host.execute
         now = trio.current_time()
         execute(s.wake(now))
-        fired = 0
-        while s.timer_due(now):
+        while not s.closed and s.timer_due(now):
             try:
                 job = s.due(now)
                 if job is None:
@@ -338,10 +365,13 @@ class RoomActor:
                 execute(s.fail())
                 return
             execute(s.played(played, trio.current_time()))
-            fired += 1
-            if fired % 32 == 0:
+            await trio.sleep(0)
+            if not self._drain():
+                return
+            if s.rest_pending:  # an `act` drained meanwhile: its peer's view first, as in `run`
                 await trio.sleep(0)
-                now = trio.current_time()
+                execute(s.flush_rest())
+            now = trio.current_time()
 
     def _handle(self, typ: str, peer: Peer, msg: Any) -> None:
         """One message; a bug of ours is logged and answered, and the room goes on

@@ -65,6 +65,11 @@ class Limits:
     burst: float = 100.0  # ... in bursts of up to this many
     max_errors: int = 10  # bad messages before a peer is cut off
     max_rooms: int = 256  # rooms on the host
+    rooms_per_peer: int = 4  # open rooms one connection may have created
+    rooms_per_address: int = 8  # ... and all the connections of one address
+    wrong_passwords: float = 5.0  # wrong passwords a second, per address and per room (then `slow_down`)
+    new_profiles: int = 5  # new profiles an hour per address (0: none)
+    page: int = 100  # rooms in one `rooms` reply
 
 
 @dataclass(eq=False)
@@ -84,6 +89,7 @@ class Peer:
     errors: int = 0
     closed: bool = False  # its connection has closed (the I/O layer says so at once)
     tags: dict[str, Any] = field(default_factory=dict)
+    address: str = ""  # the peer's IP address ("" when unknown): the per-address limits
 
 
 class Lobby:
@@ -134,9 +140,9 @@ class Lobby:
 
     # ------------------------------------------------------------ connections
 
-    def connect(self, id: int, label: str, now: float, link: Any = None) -> Peer:
+    def connect(self, id: int, label: str, now: float, link: Any = None, *, address: str = "") -> Peer:
         """A new connection: its `Peer` (its rate limit starts full at `now`)."""
-        peer = Peer(id, label, TokenBucket(self.limits.rate, self.limits.burst, now), link)
+        peer = Peer(id, label, TokenBucket(self.limits.rate, self.limits.burst, now), link, address=address)
         self.peers.add(peer)
         return peer
 
@@ -170,7 +176,7 @@ class Lobby:
         elif typ == "hello":
             self._hello(peer, msg)
         elif typ == "list":
-            out.tell(peer, "rooms", rooms=[s.room.summary() for s in self.rooms.values()])
+            self._list(peer, msg.get("page", 0))
         elif typ == "create":
             self._create(peer, msg)
         elif typ in ("join", "watch"):
@@ -189,6 +195,16 @@ class Lobby:
         else:
             out.add(Post(peer.room, (typ, peer, msg)))
         return out.drain()
+
+    def _list(self, peer: Peer, page: int) -> None:
+        """One page of the room list (`limits.page` rooms; page 0 for an old
+        peer that asks for none): bounded under the frame cap however many
+        rooms the host holds (names are at most 64 bytes)."""
+        size = self.limits.page
+        rooms = list(self.rooms.values())
+        pages = max(1, -(-len(rooms) // size))
+        chosen = rooms[page * size:(page + 1) * size]
+        self.out.tell(peer, "rooms", rooms=[s.room.summary() for s in chosen], page=page, pages=pages)
 
     def _bad(self, peer: Peer, code: str, message: str, ref: str | None) -> None:
         peer.errors += 1
@@ -322,6 +338,8 @@ class Lobby:
             raise RoomError("room_exists", f"There is already a room {name!r}.")
         if len(self.rooms) >= self.limits.max_rooms:
             raise RoomError("too_many_rooms", f"This host holds {self.limits.max_rooms} rooms at most.")
+        if owner is not None:
+            self._check_room_caps(owner)
         settings.setdefault("bot_delay", self.bot_delay)
         if settings.get("stake") and self.keeper is None:
             raise RoomError("bad_room", "This host keeps no store, so it has practice rooms only (no stake).")
@@ -334,9 +352,20 @@ class Lobby:
         session = RoomSession(self, room, auto_start=auto_start, start_after=start_after,
                               rematch_after=rematch_after, seed=seed)
         session.owner = owner
+        session.made_by = None if owner is None else (owner.id, owner.address)
         session.first_directs = first_directs and owner is None
         self._open(session)
         return session
+
+    def _check_room_caps(self, owner: Peer) -> None:
+        """Raises: RoomError `too_many_rooms` (this connection's or address's cap)."""
+        mine = [s.made_by for s in self.rooms.values() if s.made_by is not None]
+        cap = self.limits.rooms_per_peer
+        if sum(1 for i, _ in mine if i == owner.id) >= cap:
+            raise RoomError("too_many_rooms", f"This connection has made {cap} rooms that are still open, the most one may.")
+        cap = self.limits.rooms_per_address
+        if owner.address and sum(1 for _, a in mine if a == owner.address) >= cap:
+            raise RoomError("too_many_rooms", f"Your address has made {cap} rooms that are still open, the most one may.")
 
     def _open(self, session: RoomSession) -> None:
         self.rooms[session.room.name] = session

@@ -108,6 +108,7 @@ class RoomSession:
         self.room = room
         self.seed = seed  # None: every deal from the lobby's rng; else game k is dealt from seed + k - 1
         self.owner: Peer | None = None
+        self.made_by: tuple[int, str] | None = None  # the creating connection's id and address (the room caps)
         self.first_directs = False  # the first peer to sit becomes the creator
         self.auto_start = auto_start
         self.start_after = start_after
@@ -410,12 +411,19 @@ class RoomSession:
         self._stop()
 
     def _maybe_close(self) -> None:
-        """A room nobody uses any more (no person seated, no spectator) goes away,
-        unless it was made by the host itself (auto rooms stay)."""
-        if self.auto_start or self.seated or self.spectators or self.room.state == "playing":
+        """A room with nobody in it (no peer seated and connected, no spectator)
+        goes away, unless it was made by the host itself (auto rooms stay):
+        at once between games; a running game whose people all left is
+        abandoned at once (the stakes go back); one where a dropped peer may
+        still come back with its token plays on, and the room closes when it
+        ends (`_changed`). docs/protocol.md, "Limits and abuse"."""
+        if self.auto_start or self.seated or self.spectators or self.closed:
             return
-        if any(x is not None for x in self.room.seats):
-            return
+        if self.room.state == "playing":
+            if any(x is not None for x in self.room.seats):
+                return
+            self.out.log(INFO, "room %s: everybody left game %d: abandoned", self.room.name, self.room.games)
+            self._abandon()
         self._stop()
 
     def _stop(self) -> None:
@@ -519,14 +527,16 @@ class RoomSession:
                 self._start_at = now + (
                     self.rematch_after if self.start_after is None else max(self.rematch_after, self.start_after)
                 )
-            elif self.awaited:
+            else:
                 # a resumed table's seats whose peers never came back are freed
-                # (as if they had gone between games): nobody left, it closes
+                # (as if they had gone between games); a room nobody is in closes
                 for s in sorted(self.awaited):
                     if room.seats[s] is not None and s not in self.seated:
                         self._free(s, now)
                 self.awaited.clear()
                 self._maybe_close()
+                if self.closed:
+                    return
             self._send_room()
             self.lobby.notify()
 
