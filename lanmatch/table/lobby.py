@@ -48,6 +48,12 @@ class TokenBucket:
         flood with actions the game accepts, each needs its turn)."""
         self.level = min(self.burst, self.level + 1.0)
 
+    def wait(self, now: float) -> float:
+        """Seconds until one can be taken (0.0: now), taking nothing."""
+        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
+        self.t = now
+        return 0.0 if self.level >= 1.0 else (1.0 - self.level) / self.rate
+
     def take(self, now: float) -> bool:
         self.level = min(self.burst, self.level + (now - self.t) * self.rate)
         self.t = now
@@ -121,6 +127,7 @@ class Lobby:
         self.rooms: dict[str, RoomSession] = {}
         self.tokens: dict[str, RoomSession] = {}
         self.peers: set[Peer] = set()
+        self.wrong_passwords: dict[str, TokenBucket] = {}  # by address: the wrong-password budget
 
     def drain(self) -> list[Any]:
         return self.out.drain()
@@ -195,6 +202,17 @@ class Lobby:
         else:
             out.add(Post(peer.room, (typ, peer, msg)))
         return out.drain()
+
+    def password_bucket(self, peer: Peer, now: float) -> TokenBucket:
+        """The wrong-password budget of `peer`'s address (all its connections)."""
+        key = peer.address or f"#{peer.id}"
+        bucket = self.wrong_passwords.get(key)
+        if bucket is None:
+            if len(self.wrong_passwords) >= 4096:  # forget the addresses whose budget is full again
+                self.wrong_passwords = {k: b for k, b in self.wrong_passwords.items() if b.wait(now) == 0.0 and b.level < b.burst}
+            rate = self.limits.wrong_passwords
+            bucket = self.wrong_passwords[key] = TokenBucket(rate, rate, now)
+        return bucket
 
     def _list(self, peer: Peer, page: int) -> None:
         """One page of the room list (`limits.page` rooms; page 0 for an old
@@ -288,6 +306,8 @@ class Lobby:
         stake = msg.get("stake", 0)
         clock = msg.get("clock")
         try:
+            if "date" in (msg.get("options") or {}):
+                raise RoomError("bad_room", "A daily deal is dealt from the host's UTC date: send no date.")
             if stake and msg.get("sit", True) and self.keeper is not None:
                 self.check_stake(peer, stake)
             if clock is not None and clock not in CLOCKS:
@@ -343,7 +363,9 @@ class Lobby:
         settings.setdefault("bot_delay", self.bot_delay)
         if settings.get("stake") and self.keeper is None:
             raise RoomError("bad_room", "This host keeps no store, so it has practice rooms only (no stake).")
-        if settings.get("mode") == "daily":
+        if "daily" in (settings.get("mode"), (settings.get("options") or {}).get("mode")):
+            if settings.get("stake"):
+                raise RoomError("bad_room", "A daily deal plays no coins (no stake).")
             opts = dict(settings.get("options") or {})
             if "date" not in opts:
                 opts["date"] = self.today()
