@@ -29,6 +29,7 @@ from lanmatch import __version__
 from lanmatch.protocol import CLOCKS, PROTOCOL_VERSION, RemoteProtocolError, check_peer_message
 from lanmatch.rules import GAMES
 from lanmatch.table.effects import INFO, NOTIFY, Outbox, Post, StartRoom
+from lanmatch.table.names import look_alike, normal_name
 from lanmatch.table.referee import AUTOPILOT_PACE, Referee
 from lanmatch.table.room import Room, RoomError, Seat
 from lanmatch.table.session import Keeper, Match, RoomSession
@@ -127,6 +128,7 @@ class Lobby:
         self.rooms: dict[str, RoomSession] = {}
         self.tokens: dict[str, RoomSession] = {}
         self.peers: set[Peer] = set()
+        self.new_profiles: dict[str, TokenBucket] = {}  # by address: the budget of new profiles
         self.wrong_passwords: dict[str, TokenBucket] = {}  # by address: the wrong-password budget
 
     def drain(self) -> list[Any]:
@@ -181,7 +183,7 @@ class Lobby:
         elif typ == "ping":
             pass
         elif typ == "hello":
-            self._hello(peer, msg)
+            self._hello(peer, msg, now)
         elif typ == "list":
             self._list(peer, msg.get("page", 0))
         elif typ == "create":
@@ -231,7 +233,7 @@ class Lobby:
         else:
             self.out.error(peer, code, message, ref=ref)
 
-    def _hello(self, peer: Peer, msg: dict[str, Any]) -> None:
+    def _hello(self, peer: Peer, msg: dict[str, Any], now: float) -> None:
         out = self.out
         if msg["protocol"] != PROTOCOL_VERSION:
             out.error(
@@ -246,22 +248,33 @@ class Lobby:
         if peer.name is not None:
             out.error(peer, "hello_twice", "Hello was already said on this connection.", ref="hello")
             return
-        peer.name = msg["name"]
+        name = normal_name(msg["name"])
+        if not name:
+            self._bad(peer, "bad_field", "A name needs a visible character.", "hello")
+            return
+        peer.name = name
         peer.agent = msg.get("agent", "person")
         peer.label = f"{peer.label}:{peer.name}"
         welcome: dict[str, Any] = {"protocol": PROTOCOL_VERSION, "host": self.name, "server": f"lanmatch {__version__}",
                                    "coins": self.keeper is not None, "profile": None}
         refusal = None
         given = msg.get("profile")
+        known = self.keeper.names() if self.keeper is not None else []
         if given is not None and self.keeper is not None:
-            profile, balance, refusal = self.keeper.profile(given["name"], given["key"])
+            profile, balance, refusal = self._profile(peer, normal_name(given["name"]), given["key"], known, now)
             if profile is not None:
                 peer.profile = profile
+                peer.name = profile.name  # a profile holder's seat shows the profile's name
                 out.log(INFO, "%s: profile %r (id %d, %d coins)", peer.label, profile.name, profile.id, balance)
                 welcome["profile"] = {"name": profile.name, "balance": balance}
         out.tell(peer, "welcome", **welcome)
         if refusal is not None:
             out.error(peer, *refusal, ref="hello")
+        alike = look_alike(peer.name, known) if peer.profile is None else None
+        if alike is not None:
+            out.error(peer, "name_taken", f"The name {peer.name!r} is (or looks like) the profile {alike!r} of this "
+                      "host: pick another name, or bring that profile.", fatal=True, ref="hello")
+            return
         token = msg.get("token")
         if token is not None:
             session = self.tokens.get(token)
@@ -271,16 +284,34 @@ class Lobby:
             else:
                 out.add(Post(session, ("resume", peer, msg)))
 
+    def _profile(self, peer: Peer, name: str, key: str, known: list[str], now: float) -> tuple[Any, int, Any]:
+        """The keeper's `profile`, unless it would make a new profile whose name
+        looks like a known one (`bad_profile`) or over the address's budget of
+        new profiles (`profile_limit`)."""
+        if not any(k.casefold() == name.casefold() for k in known):  # a new profile
+            alike = look_alike(name, known)
+            if alike is not None:
+                return None, 0, ("bad_profile", f"That profile cannot be used here: {name!r} looks like the profile "
+                                 f"{alike!r} of this host; pick another name.")
+            n = self.limits.new_profiles
+            key_ = peer.address or f"#{peer.id}"
+            bucket = self.new_profiles.get(key_)
+            if bucket is None:
+                bucket = self.new_profiles[key_] = TokenBucket(n / 3600.0, n, now)
+            if not bucket.take(now):
+                return None, 0, ("profile_limit", f"This host makes {n} new profiles an hour per address at most; "
+                                 "bring a profile it knows, or play as a guest.")
+        return self.keeper.profile(name, key)
+
     def check_stake(self, peer: Peer, stake: int) -> None:
-        """May `peer` sit at a coin room of `stake`? A bot node without a profile
-        may (the house posts for it); a person needs a profile holding the stake.
+        """May `peer` sit at a coin room of `stake`? It needs a profile holding
+        the stake, whatever its `agent` says (a bot node brings one:
+        `lanmatch bot --profile NAME`).
 
         Raises:
             RoomError: `need_profile`, `insufficient_coins`, `store_failed`.
         """
         if peer.profile is None:
-            if peer.agent == "bot":
-                return
             raise RoomError(
                 "need_profile",
                 f"A coin room (stake {stake}) needs a profile: say hello with your profile, or pick a practice room.",
