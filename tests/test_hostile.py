@@ -13,7 +13,6 @@ import secrets
 import pytest
 import trio
 from _net import RawPeer, play_bots, start_host
-
 from test_host_session import Driver, seated_pair
 
 from lanmatch.store import Store
