@@ -176,6 +176,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="make the --room a coin room: every seat posts COINS, the winner takes the pot (default: practice)",
     )
     host.add_argument("--bot-delay", type=float, default=0.0, metavar="S", help="pause before each room bot's move")
+    host.add_argument(
+        "--new-profiles", type=int, default=None, metavar="N",
+        help="new profiles an hour from one address (default 5; 0: none)",
+    )
     host.add_argument("--verbose", action="store_true", help="debug logging")
 
     join = sub.add_parser(
@@ -217,6 +221,11 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--room", default=None, metavar="NAME", help="sit in this room (default: the first with a free seat)")
     bot.add_argument("--stay", action="store_true", help="stay for the next match instead of exiting")
     bot.add_argument("--name", default=None, help="the name shown at the table")
+    bot.add_argument(
+        "--profile", default=None, metavar="NAME",
+        help="play as the profile NAME (coin rooms need one): its file is bot-NAME.json beside a person's profile.json, "
+             "made on first use",
+    )
     bot.add_argument("--bind", default=None, metavar="ADDR", help="browse mDNS on this address only")
     bot.add_argument("--browse-timeout", type=_seconds, default=10.0, metavar="S", help="give up browsing after S seconds")
     bot.add_argument(

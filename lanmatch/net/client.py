@@ -502,7 +502,7 @@ class BotNode(Client):
         if typ == "welcome" and self.token is None:
             self.send("list")
         elif typ == "rooms":
-            self._pick(msg["rooms"])
+            self._pick(msg["rooms"], msg.get("page", 0), msg.get("pages", 1))
         elif typ == "error":
             if msg["code"] == "bad_token" or msg.get("ref") in ("join", "list"):
                 self._want_list_at = trio.current_time() + 0.5
@@ -515,7 +515,7 @@ class BotNode(Client):
         elif typ == "snapshot" and msg["view"] is not None:
             self._play(msg["view"])
 
-    def _pick(self, rooms: list[dict[str, Any]]) -> None:
+    def _pick(self, rooms: list[dict[str, Any]], page: int = 0, pages: int = 1) -> None:
         if self.seat is not None:
             return
         for r in rooms:
@@ -524,6 +524,9 @@ class BotNode(Client):
             if r.get("free", 0) > 0 and not r.get("password"):
                 self.send("join", room=r["name"])
                 return
+        if page + 1 < pages:  # the list is paged: look at the next page at once
+            self.send("list", page=page + 1)
+            return
         self._want_list_at = trio.current_time() + 0.5
 
     def _play(self, msg: dict[str, Any]) -> None:

@@ -119,6 +119,11 @@ class Host:
         max_per_address: int = MAX_PER_ADDRESS,
         hello_timeout: float = HELLO_TIMEOUT,
         frame_timeout: float = FRAME_TIMEOUT,
+        rooms_per_peer: int = Limits.rooms_per_peer,
+        rooms_per_address: int = Limits.rooms_per_address,
+        wrong_passwords: float = Limits.wrong_passwords,
+        new_profiles: int = Limits.new_profiles,
+        page: int = Limits.page,
     ):
         self.name = name
         self.max_connections = max_connections  # None: set by `run` from the open-file limit
@@ -138,7 +143,8 @@ class Host:
             rng=rng if rng is not None else random.SystemRandom(),
             today=_today,
             keeper=self.keeper,
-            limits=Limits(rate=rate, burst=burst),
+            limits=Limits(rate=rate, burst=burst, rooms_per_peer=rooms_per_peer, rooms_per_address=rooms_per_address,
+                          wrong_passwords=wrong_passwords, new_profiles=new_profiles, page=page),
             bot_delay=bot_delay,
             person_bot_delay=person_bot_delay,
         )
@@ -292,7 +298,7 @@ class Host:
         self._conns[conn.id] = conn
         if address is not None:
             self._per_address[address] = self._per_address.get(address, 0) + 1
-        peer = self.lobby.connect(conn.id, conn.label, trio.current_time(), conn)
+        peer = self.lobby.connect(conn.id, conn.label, trio.current_time(), conn, address=address or "")
 
         def closed() -> None:
             peer.closed = True
@@ -385,13 +391,8 @@ class RoomActor:
                 try:
                     item = await self._recv.receive()
                     self._handle(*item)
-                    while not s.closed:  # whatever else queued up, without waiting
-                        try:
-                            item = self._recv.receive_nowait()
-                        except trio.WouldBlock:
-                            break
-                        execute(s.flush_rest())
-                        self._handle(*item)
+                    if not self._drain():
+                        return
                 except (trio.EndOfChannel, trio.ClosedResourceError):
                     return
             if s.rest_pending:
@@ -403,12 +404,30 @@ class RoomActor:
             if not s.closed:
                 await self._timers()
 
+    def _drain(self) -> bool:
+        """Handle whatever queued up in the inbox, without waiting. False when
+        the inbox has closed (the room is gone)."""
+        s, execute = self.session, self.host.execute
+        while not s.closed:
+            try:
+                item = self._recv.receive_nowait()
+            except trio.WouldBlock:
+                break
+            except (trio.EndOfChannel, trio.ClosedResourceError):
+                return False
+            execute(s.flush_rest())
+            self._handle(*item)
+        return True
+
     async def _timers(self) -> None:
+        """The due clocks, one at a time, taking turns with the inbox: after
+        each move the task yields and handles what queued up meanwhile, so a
+        room whose bots are always due still answers its messages at once
+        (docs/protocol.md, "Limits and abuse")."""
         s, execute = self.session, self.host.execute
         now = trio.current_time()
         execute(s.wake(now))
-        fired = 0
-        while s.timer_due(now):
+        while not s.closed and s.timer_due(now):
             try:
                 job = s.due(now)
                 if job is None:
@@ -430,10 +449,13 @@ class RoomActor:
                 execute(s.fail())
                 return
             execute(s.played(played, trio.current_time()))
-            fired += 1
-            if fired % 32 == 0:
+            await trio.sleep(0)
+            if not self._drain():
+                return
+            if s.rest_pending:  # an `act` drained meanwhile: its peer's view first, as in `run`
                 await trio.sleep(0)
-                now = trio.current_time()
+                execute(s.flush_rest())
+            now = trio.current_time()
 
     def _handle(self, typ: str, peer: Peer, msg: Any) -> None:
         """One message; a bug of ours is logged and answered, and the room goes on

@@ -91,6 +91,15 @@ class StoreKeeper:
             return None, 0, ("store_failed", f"{STORE_FAILED}: your profile is not recognised now; practice rooms still work.")
         return profile, balance, None
 
+    def names(self) -> list[str]:
+        """Every profile's name (a guest's name and a new profile's are checked
+        against them); [] when the store cannot be read (logged)."""
+        try:
+            return [p.name for p in self.store.profiles()]
+        except (StoreError, sqlite3.Error) as e:
+            self._failed("list the profiles", e)
+            return []
+
     def profile_by_id(self, profile_id: int) -> Profile:
         """A stored profile (resuming a match).
 

@@ -22,6 +22,7 @@ import trio
 from lanmatch.net.client import BotNode, parse_address
 from lanmatch.net.discovery import Advertiser, Browser
 from lanmatch.net.host import Host
+from lanmatch.net.profile import ensure_profile, profile_path
 from lanmatch.store import Store, StoreError, default_data_dir
 from lanmatch.table import RoomError
 
@@ -98,7 +99,8 @@ async def host_main(args: Any, *, task_status=trio.TASK_STATUS_IGNORED) -> int:
 
 async def _serve(args: Any, store: Store | None, task_status: Any, listeners: list) -> int:
     name = args.name or socket.gethostname()
-    host = Host(name, bot_delay=getattr(args, "bot_delay", 0.0) or 0.0, store=store)
+    limits = {} if getattr(args, "new_profiles", None) is None else {"new_profiles": max(0, args.new_profiles)}
+    host = Host(name, bot_delay=getattr(args, "bot_delay", 0.0) or 0.0, store=store, **limits)
     adv: Advertiser | None = None
     with trio.CancelScope() as scope:
         async with trio.open_nursery() as nursery:
@@ -163,7 +165,19 @@ async def bot_main(args: Any) -> int:
         log.info("found host %s at %s:%d", found.label, found.address, found.port)
         address = (found.address, found.port)
     retry = None if args.stay and args.retry_for is None else (args.retry_for or 60.0)
-    node = BotNode(args.level, room=args.room, stay=args.stay, name=args.name, retry_for=retry)
+    profile = None
+    if getattr(args, "profile", None):
+        if any(c in args.profile for c in "/\\\0") or args.profile.startswith("."):
+            print(f"lanmatch bot: {args.profile!r} cannot name a profile file", file=sys.stderr)
+            return 2
+        try:
+            me = ensure_profile(args.profile, profile_path().with_name(f"bot-{args.profile}.json"))
+        except StoreError as e:
+            print(f"lanmatch bot: {e}", file=sys.stderr)
+            return 2
+        profile = {"name": me.name, "key": me.key}
+    node = BotNode(args.level, room=args.room, stay=args.stay, name=args.name or args.profile, retry_for=retry,
+                   profile=profile)
     code = await node.run(address)
     log.info("bot node done (%d matches, %d actions): exit %d", node.matches, node.actions, code)
     return code

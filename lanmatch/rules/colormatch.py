@@ -88,6 +88,7 @@ class Table:
     title: str = ""  # the table's name for people ("Day & Night")
     palette: str = "classic"  # the key of its colors and card names in cards.PALETTES
     brief: str = ""  # the table's rules in two sentences, for the console's help
+    max_target: int = 1000  # the largest match target a room may set (docs/protocol.md, "Limits and abuse")
 
     # The table protocol every game's tables share (rules/registry.py):
     @property

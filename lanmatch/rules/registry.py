@@ -51,6 +51,7 @@ class TableInfo:
     timed_calls: bool = False
     palette: str | None = None
     brief: str = ""  # the table's own rules in two sentences (the console's help)
+    max_target: int = 500  # the largest match target a room may set (docs/protocol.md, "Limits and abuse")
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from lanmatch import __version__
 from lanmatch.protocol import CLOCKS, PROTOCOL_VERSION, RemoteProtocolError, check_peer_message
 from lanmatch.rules import GAMES
 from lanmatch.table.effects import INFO, NOTIFY, Outbox, Post, StartRoom
+from lanmatch.table.names import look_alike, normal_name
 from lanmatch.table.referee import AUTOPILOT_PACE, Referee
 from lanmatch.table.room import Room, RoomError, Seat
 from lanmatch.table.session import Keeper, Match, RoomSession
@@ -48,6 +49,12 @@ class TokenBucket:
         flood with actions the game accepts, each needs its turn)."""
         self.level = min(self.burst, self.level + 1.0)
 
+    def wait(self, now: float) -> float:
+        """Seconds until one can be taken (0.0: now), taking nothing."""
+        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
+        self.t = now
+        return 0.0 if self.level >= 1.0 else (1.0 - self.level) / self.rate
+
     def take(self, now: float) -> bool:
         self.level = min(self.burst, self.level + (now - self.t) * self.rate)
         self.t = now
@@ -65,6 +72,11 @@ class Limits:
     burst: float = 100.0  # ... in bursts of up to this many
     max_errors: int = 10  # bad messages before a peer is cut off
     max_rooms: int = 256  # rooms on the host
+    rooms_per_peer: int = 4  # open rooms one connection may have created
+    rooms_per_address: int = 8  # ... and all the connections of one address
+    wrong_passwords: float = 5.0  # wrong passwords a second, per address and per room (then `slow_down`)
+    new_profiles: int = 5  # new profiles an hour per address (0: none)
+    page: int = 100  # rooms in one `rooms` reply
 
 
 @dataclass(eq=False)
@@ -84,6 +96,7 @@ class Peer:
     errors: int = 0
     closed: bool = False  # its connection has closed (the I/O layer says so at once)
     tags: dict[str, Any] = field(default_factory=dict)
+    address: str = ""  # the peer's IP address ("" when unknown): the per-address limits
 
 
 class Lobby:
@@ -115,6 +128,8 @@ class Lobby:
         self.rooms: dict[str, RoomSession] = {}
         self.tokens: dict[str, RoomSession] = {}
         self.peers: set[Peer] = set()
+        self.new_profiles: dict[str, TokenBucket] = {}  # by address: the budget of new profiles
+        self.wrong_passwords: dict[str, TokenBucket] = {}  # by address: the wrong-password budget
 
     def drain(self) -> list[Any]:
         return self.out.drain()
@@ -134,9 +149,9 @@ class Lobby:
 
     # ------------------------------------------------------------ connections
 
-    def connect(self, id: int, label: str, now: float, link: Any = None) -> Peer:
+    def connect(self, id: int, label: str, now: float, link: Any = None, *, address: str = "") -> Peer:
         """A new connection: its `Peer` (its rate limit starts full at `now`)."""
-        peer = Peer(id, label, TokenBucket(self.limits.rate, self.limits.burst, now), link)
+        peer = Peer(id, label, TokenBucket(self.limits.rate, self.limits.burst, now), link, address=address)
         self.peers.add(peer)
         return peer
 
@@ -168,9 +183,9 @@ class Lobby:
         elif typ == "ping":
             pass
         elif typ == "hello":
-            self._hello(peer, msg)
+            self._hello(peer, msg, now)
         elif typ == "list":
-            out.tell(peer, "rooms", rooms=[s.room.summary() for s in self.rooms.values()])
+            self._list(peer, msg.get("page", 0))
         elif typ == "create":
             self._create(peer, msg)
         elif typ in ("join", "watch"):
@@ -190,6 +205,27 @@ class Lobby:
             out.add(Post(peer.room, (typ, peer, msg)))
         return out.drain()
 
+    def password_bucket(self, peer: Peer, now: float) -> TokenBucket:
+        """The wrong-password budget of `peer`'s address (all its connections)."""
+        key = peer.address or f"#{peer.id}"
+        bucket = self.wrong_passwords.get(key)
+        if bucket is None:
+            if len(self.wrong_passwords) >= 4096:  # forget the addresses whose budget is full again
+                self.wrong_passwords = {k: b for k, b in self.wrong_passwords.items() if b.wait(now) == 0.0 and b.level < b.burst}
+            rate = self.limits.wrong_passwords
+            bucket = self.wrong_passwords[key] = TokenBucket(rate, rate, now)
+        return bucket
+
+    def _list(self, peer: Peer, page: int) -> None:
+        """One page of the room list (`limits.page` rooms; page 0 for an old
+        peer that asks for none): bounded under the frame cap however many
+        rooms the host holds (names are at most 64 bytes)."""
+        size = self.limits.page
+        rooms = list(self.rooms.values())
+        pages = max(1, -(-len(rooms) // size))
+        chosen = rooms[page * size:(page + 1) * size]
+        self.out.tell(peer, "rooms", rooms=[s.room.summary() for s in chosen], page=page, pages=pages)
+
     def _bad(self, peer: Peer, code: str, message: str, ref: str | None) -> None:
         peer.errors += 1
         if peer.errors >= self.limits.max_errors:
@@ -197,7 +233,7 @@ class Lobby:
         else:
             self.out.error(peer, code, message, ref=ref)
 
-    def _hello(self, peer: Peer, msg: dict[str, Any]) -> None:
+    def _hello(self, peer: Peer, msg: dict[str, Any], now: float) -> None:
         out = self.out
         if msg["protocol"] != PROTOCOL_VERSION:
             out.error(
@@ -212,22 +248,33 @@ class Lobby:
         if peer.name is not None:
             out.error(peer, "hello_twice", "Hello was already said on this connection.", ref="hello")
             return
-        peer.name = msg["name"]
+        name = normal_name(msg["name"])
+        if not name:
+            self._bad(peer, "bad_field", "A name needs a visible character.", "hello")
+            return
+        peer.name = name
         peer.agent = msg.get("agent", "person")
         peer.label = f"{peer.label}:{peer.name}"
         welcome: dict[str, Any] = {"protocol": PROTOCOL_VERSION, "host": self.name, "server": f"lanmatch {__version__}",
                                    "coins": self.keeper is not None, "profile": None}
         refusal = None
         given = msg.get("profile")
+        known = self.keeper.names() if self.keeper is not None else []
         if given is not None and self.keeper is not None:
-            profile, balance, refusal = self.keeper.profile(given["name"], given["key"])
+            profile, balance, refusal = self._profile(peer, normal_name(given["name"]), given["key"], known, now)
             if profile is not None:
                 peer.profile = profile
+                peer.name = profile.name  # a profile holder's seat shows the profile's name
                 out.log(INFO, "%s: profile %r (id %d, %d coins)", peer.label, profile.name, profile.id, balance)
                 welcome["profile"] = {"name": profile.name, "balance": balance}
         out.tell(peer, "welcome", **welcome)
         if refusal is not None:
             out.error(peer, *refusal, ref="hello")
+        alike = look_alike(peer.name, known) if peer.profile is None else None
+        if alike is not None:
+            out.error(peer, "name_taken", f"The name {peer.name!r} is (or looks like) the profile {alike!r} of this "
+                      "host: pick another name, or bring that profile.", fatal=True, ref="hello")
+            return
         token = msg.get("token")
         if token is not None:
             session = self.tokens.get(token)
@@ -237,16 +284,34 @@ class Lobby:
             else:
                 out.add(Post(session, ("resume", peer, msg)))
 
+    def _profile(self, peer: Peer, name: str, key: str, known: list[str], now: float) -> tuple[Any, int, Any]:
+        """The keeper's `profile`, unless it would make a new profile whose name
+        looks like a known one (`bad_profile`) or over the address's budget of
+        new profiles (`profile_limit`)."""
+        if not any(k.casefold() == name.casefold() for k in known):  # a new profile
+            alike = look_alike(name, known)
+            if alike is not None:
+                return None, 0, ("bad_profile", f"That profile cannot be used here: {name!r} looks like the profile "
+                                 f"{alike!r} of this host; pick another name.")
+            n = self.limits.new_profiles
+            key_ = peer.address or f"#{peer.id}"
+            bucket = self.new_profiles.get(key_)
+            if bucket is None:
+                bucket = self.new_profiles[key_] = TokenBucket(n / 3600.0, n, now)
+            if not bucket.take(now):
+                return None, 0, ("profile_limit", f"This host makes {n} new profiles an hour per address at most; "
+                                 "bring a profile it knows, or play as a guest.")
+        return self.keeper.profile(name, key)
+
     def check_stake(self, peer: Peer, stake: int) -> None:
-        """May `peer` sit at a coin room of `stake`? A bot node without a profile
-        may (the house posts for it); a person needs a profile holding the stake.
+        """May `peer` sit at a coin room of `stake`? It needs a profile holding
+        the stake, whatever its `agent` says (a bot node brings one:
+        `lanmatch bot --profile NAME`).
 
         Raises:
             RoomError: `need_profile`, `insufficient_coins`, `store_failed`.
         """
         if peer.profile is None:
-            if peer.agent == "bot":
-                return
             raise RoomError(
                 "need_profile",
                 f"A coin room (stake {stake}) needs a profile: say hello with your profile, or pick a practice room.",
@@ -272,6 +337,8 @@ class Lobby:
         stake = msg.get("stake", 0)
         clock = msg.get("clock")
         try:
+            if "date" in (msg.get("options") or {}):
+                raise RoomError("bad_room", "A daily deal is dealt from the host's UTC date: send no date.")
             if stake and msg.get("sit", True) and self.keeper is not None:
                 self.check_stake(peer, stake)
             if clock is not None and clock not in CLOCKS:
@@ -322,10 +389,14 @@ class Lobby:
             raise RoomError("room_exists", f"There is already a room {name!r}.")
         if len(self.rooms) >= self.limits.max_rooms:
             raise RoomError("too_many_rooms", f"This host holds {self.limits.max_rooms} rooms at most.")
+        if owner is not None:
+            self._check_room_caps(owner)
         settings.setdefault("bot_delay", self.bot_delay)
         if settings.get("stake") and self.keeper is None:
             raise RoomError("bad_room", "This host keeps no store, so it has practice rooms only (no stake).")
-        if settings.get("mode") == "daily":
+        if "daily" in (settings.get("mode"), (settings.get("options") or {}).get("mode")):
+            if settings.get("stake"):
+                raise RoomError("bad_room", "A daily deal plays no coins (no stake).")
             opts = dict(settings.get("options") or {})
             if "date" not in opts:
                 opts["date"] = self.today()
@@ -334,9 +405,20 @@ class Lobby:
         session = RoomSession(self, room, auto_start=auto_start, start_after=start_after,
                               rematch_after=rematch_after, seed=seed)
         session.owner = owner
+        session.made_by = None if owner is None else (owner.id, owner.address)
         session.first_directs = first_directs and owner is None
         self._open(session)
         return session
+
+    def _check_room_caps(self, owner: Peer) -> None:
+        """Raises: RoomError `too_many_rooms` (this connection's or address's cap)."""
+        mine = [s.made_by for s in self.rooms.values() if s.made_by is not None]
+        cap = self.limits.rooms_per_peer
+        if sum(1 for i, _ in mine if i == owner.id) >= cap:
+            raise RoomError("too_many_rooms", f"This connection has made {cap} rooms that are still open, the most one may.")
+        cap = self.limits.rooms_per_address
+        if owner.address and sum(1 for _, a in mine if a == owner.address) >= cap:
+            raise RoomError("too_many_rooms", f"Your address has made {cap} rooms that are still open, the most one may.")
 
     def _open(self, session: RoomSession) -> None:
         self.rooms[session.room.name] = session

@@ -222,6 +222,13 @@ class Referee:
         if now is not None:
             self._restart(seat, now)
 
+    def set_autopilot(self, seat: int, now: float) -> None:
+        """Put `seat` on autopilot at once (its peer is gone at the deal): the
+        Hard stand-in plays it at the autopilot's pace until the person sends
+        something (`touch`)."""
+        self.seats[seat].autopilot = True
+        self._restart(seat, now)
+
     def _standin(self, seat: int) -> Any:
         bot = self.standins.get(seat)
         if bot is None:

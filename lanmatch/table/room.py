@@ -96,6 +96,10 @@ class Room:
             raise RoomError("bad_room", f"Unknown bot level {bot_level!r}.")
         if type(stake) is not int or not 0 <= stake <= MAX_STAKE:
             raise RoomError("bad_room", f"A stake is a whole number of coins from 0 to {MAX_STAKE}, not {stake!r}.")
+        cap = getattr(declared.table(table), "max_target", None)
+        target = opts.get("target")
+        if cap is not None and type(target) is int and not 1 <= target <= cap:
+            raise RoomError("bad_room", f"A match target at this table is 1 to {cap} points, not {target}.")
         try:
             new_game(game, table=table, players=seats, seed=0, options=opts)
         except ValueError as e:

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from lanmatch.protocol import view_to_wire
-from lanmatch.table.effects import INFO, WARNING, StopRoom, Views
+from lanmatch.table.effects import INFO, WARNING, StopRoom, Views, error_message
 from lanmatch.table.referee import Due, Rejected
 from lanmatch.table.room import Room, RoomError
 
@@ -80,6 +80,7 @@ class Keeper(Protocol):
 
     def profile(self, name: str, key: str) -> tuple[Any, int, tuple[str, str] | None]: ...
     def profile_by_id(self, profile_id: int) -> Any: ...
+    def names(self) -> list[str]: ...
     def balance(self, profile: Any, *, failed: str) -> int: ...
     def begin(self, room: Room, profile_of: dict[int, Any], seed: int, settings: dict[str, Any]) -> Match: ...
     def record(self, match: Match, entries: list[Any], room: Room) -> Halt | None: ...
@@ -108,6 +109,7 @@ class RoomSession:
         self.room = room
         self.seed = seed  # None: every deal from the lobby's rng; else game k is dealt from seed + k - 1
         self.owner: Peer | None = None
+        self.made_by: tuple[int, str] | None = None  # the creating connection's id and address (the room caps)
         self.first_directs = False  # the first peer to sit becomes the creator
         self.auto_start = auto_start
         self.start_after = start_after
@@ -121,6 +123,7 @@ class RoomSession:
         self.match: Match | None = None  # the store's side: the match being played
         self.profile_of: dict[int, Any] = {}  # seat -> the profile sitting there
         self.awaited: set[int] = set()  # a resumed table: seats whose peers have not come back yet
+        self._wrong: Any = None  # this room's wrong-password budget (made at the first password)
         self.link: Any = None  # the I/O layer's handle on this room (the host's task); never used here
 
     # ------------------------------------------------------------ the clocks
@@ -219,6 +222,8 @@ class RoomSession:
         `internal`); the effects decided before it are in the lobby's outbox.
         """
         room = self.room
+        if typ in ("join", "watch") and room.password and self._slow_down(peer, typ, now):
+            return self.out.drain()
         try:
             if typ == "act":
                 self._act(peer, msg, now)
@@ -261,8 +266,30 @@ class RoomSession:
                     self.out.tell(target, "left", room=room.name, reason="The room's creator kicked you.")
                 self._send_room()
         except RoomError as e:
+            if e.code == "bad_password":  # a wrong answer costs from both budgets
+                self.lobby.password_bucket(peer, now).take(now)
+                self._password_bucket(now).take(now)
             self.out.error(peer, e.code, e.reason, ref=typ)
         return self.out.drain()
+
+    def _password_bucket(self, now: float) -> Any:
+        if self._wrong is None:
+            from lanmatch.table.lobby import TokenBucket
+
+            rate = self.lobby.limits.wrong_passwords
+            self._wrong = TokenBucket(rate, rate, now)
+        return self._wrong
+
+    def _slow_down(self, peer: Peer, typ: str, now: float) -> bool:
+        """Over the wrong-password budget of its address or of this room: the
+        peer is told to wait (`slow_down`, `retry_after`), the password unchecked."""
+        wait = max(self.lobby.password_bucket(peer, now).wait(now), self._password_bucket(now).wait(now))
+        if wait <= 0.0:
+            return False
+        msg = error_message("slow_down", f"Too many wrong passwords; try again in {wait:.2f} s.", ref=typ)
+        msg["retry_after"] = round(wait, 3)
+        self.out.send(peer, msg)
+        return True
 
     def _may_direct(self, peer: Peer, what: str) -> None:
         """The creator directs the room while connected; else any seated peer may."""
@@ -280,6 +307,8 @@ class RoomSession:
         p = peer.profile
         if p is not None and any(q.id == p.id and self.room.seats[s] is not None for s, q in self.profile_of.items()):
             raise RoomError("profile_seated", f"The profile {p.name!r} already sits at this table.")
+        if self.room.options.get("mode") == "daily" and any(x is not None for x in self.room.seats):
+            raise RoomError("room_full", "A daily deal seats one person beside its bots; make your own daily room.")
         if self.room.stake:
             self.room.check_watch(msg.get("password"))  # a wrong password says so first
             self.lobby.check_stake(peer, self.room.stake)
@@ -394,6 +423,11 @@ class RoomSession:
         try:
             ref.act(peer.seat, msg["action"], msg["state_id"], now)
         except Rejected as e:
+            if e.code == "stale" and msg["state_id"] < ref.state_id and peer.tags.get("stale") != msg["state_id"]:
+                # a race the host opened (a window closed meanwhile): free, as an
+                # accepted action is, once per state answered (never a cut-off)
+                peer.tags["stale"] = msg["state_id"]
+                peer.bucket.refund()
             self.out.tell(peer, "rejected", code=e.code, reason=e.reason, state_id=ref.state_id)
             return
         peer.bucket.refund()
@@ -410,12 +444,19 @@ class RoomSession:
         self._stop()
 
     def _maybe_close(self) -> None:
-        """A room nobody uses any more (no person seated, no spectator) goes away,
-        unless it was made by the host itself (auto rooms stay)."""
-        if self.auto_start or self.seated or self.spectators or self.room.state == "playing":
+        """A room with nobody in it (no peer seated and connected, no spectator)
+        goes away, unless it was made by the host itself (auto rooms stay):
+        at once between games; a running game whose people all left is
+        abandoned at once (the stakes go back); one where a dropped peer may
+        still come back with its token plays on, and the room closes when it
+        ends (`_changed`). docs/protocol.md, "Limits and abuse"."""
+        if self.auto_start or self.seated or self.spectators or self.closed:
             return
-        if any(x is not None for x in self.room.seats):
-            return
+        if self.room.state == "playing":
+            if any(x is not None for x in self.room.seats):
+                return
+            self.out.log(INFO, "room %s: everybody left game %d: abandoned", self.room.name, self.room.games)
+            self._abandon()
         self._stop()
 
     def _stop(self) -> None:
@@ -442,6 +483,13 @@ class RoomSession:
         if self.keeper is not None:
             self._begin(seed, now)
         room.start(now, seed)
+        for seat, x in enumerate(room.seats):
+            peer = self.seated.get(seat)
+            if x is not None and (peer is None or peer.closed):
+                # its peer is gone (dropped between games): played at once, not
+                # after its full clock; the person takes it back with the token
+                x.connected = False
+                room.referee.set_autopilot(seat, now)
         self._start_at = None
         self.out.log(INFO, "room %s: game %d started (%s%s)", room.name, room.games, room.table or room.game,
                      f", match {self.match.id}" if self.match is not None else "")
@@ -519,14 +567,16 @@ class RoomSession:
                 self._start_at = now + (
                     self.rematch_after if self.start_after is None else max(self.rematch_after, self.start_after)
                 )
-            elif self.awaited:
+            else:
                 # a resumed table's seats whose peers never came back are freed
-                # (as if they had gone between games): nobody left, it closes
+                # (as if they had gone between games); a room nobody is in closes
                 for s in sorted(self.awaited):
                     if room.seats[s] is not None and s not in self.seated:
                         self._free(s, now)
                 self.awaited.clear()
                 self._maybe_close()
+                if self.closed:
+                    return
             self._send_room()
             self.lobby.notify()
 
