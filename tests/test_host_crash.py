@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import re
 import secrets
@@ -233,8 +234,11 @@ async def test_a_host_killed_at_random_moments_resumes_every_table_and_loses_no_
     peers = [Peer("Ann", "medium"), Peer("Bob", "easy")]
     with open(tmp_path / "bot.log", "wb") as bot_err:
         bot = await trio.lowlevel.open_process(
+            # a bot node in a coin room brings a profile (issue 13: a profile-less
+            # peer never sits in a coin room, whatever its agent says)
             [sys.executable, "-m", "lanmatch", "bot", "--level", "easy", "--room", "R", "--stay", "--retry-for", "60",
-             f"{LOOPBACK}:{port}"], stderr=bot_err)
+             "--profile", "Cyd", f"{LOOPBACK}:{port}"], stderr=bot_err,
+            env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "bot-config")})
     kills = Kills(data, port, tmp_path, rng)
     try:
         async with trio.open_nursery() as n:
@@ -251,7 +255,7 @@ async def test_a_host_killed_at_random_moments_resumes_every_table_and_loses_no_
 
     with Store.open_dir(data, create=False) as store:
         records = check_matches(store, min_finished=MIN_FINISHED)
-        assert sorted(p.name for p in store.profiles()) == ["Ann", "Bob"]
+        assert sorted(p.name for p in store.profiles()) == ["Ann", "Bob", "Cyd"]
     assert check_views(records, peers) > 100
 
 

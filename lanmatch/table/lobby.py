@@ -99,6 +99,12 @@ class Peer:
     address: str = ""  # the peer's IP address ("" when unknown): the per-address limits
 
 
+def guest_name(name: str) -> str:
+    """What a guest whose name is a profile's sits as: "Ann (guest)" (at most 32 characters)."""
+    tag = " (guest)"
+    return name[: 32 - len(tag)].rstrip() + tag
+
+
 class Lobby:
     """The host's lobby and the rooms' shared state. See the module docstring.
 
@@ -271,10 +277,11 @@ class Lobby:
         if refusal is not None:
             out.error(peer, *refusal, ref="hello")
         alike = look_alike(peer.name, known) if peer.profile is None else None
-        if alike is not None:
-            out.error(peer, "name_taken", f"The name {peer.name!r} is (or looks like) the profile {alike!r} of this "
-                      "host: pick another name, or bring that profile.", fatal=True, ref="hello")
-            return
+        if alike is not None:  # a guest never sits under a profile's name: it sits as "Ann (guest)"
+            said, peer.name = peer.name, guest_name(peer.name)
+            if refusal is None:  # (a refused profile was told already, and why)
+                out.error(peer, "name_taken", f"The name {said!r} is (or looks like) the profile {alike!r} of this "
+                          f"host: you sit as {peer.name!r}; pick another name, or bring that profile.", ref="hello")
         token = msg.get("token")
         if token is not None:
             session = self.tokens.get(token)
