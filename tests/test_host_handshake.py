@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
+import os
 import secrets
+import signal
+import subprocess
+import sys
 
 import pytest
 import trio
-from _net import RawPeer, start_host
+from _net import LOOPBACK, RawPeer, start_host
 
+from lanmatch.net.discovery import check_alive
 from lanmatch.store import NEW_PROFILE_COINS, Store
 from lanmatch.store.db import key_hash
 
@@ -133,3 +139,51 @@ async def test_a_host_that_stops_says_bye_to_every_peer(nursery):
         seqs = [m["seq"] for m in p.got]
         assert seqs == list(range(1, len(seqs) + 1))
         await p.aclose()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+async def test_lanmatch_host_stopped_by_a_signal_says_bye_first(tmp_path, signum):
+    cmd = [sys.executable, "-m", "lanmatch", "host", "--name", "Kitchen", "--bind", LOOPBACK, "--no-mdns",
+           "--data", str(tmp_path / "data")]
+    proc = await trio.lowlevel.open_process(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        with trio.fail_after(20):
+            line = b""
+            while not line.endswith(b"\n"):
+                chunk = await proc.stdout.receive_some(1)
+                assert chunk, "the host printed nothing"
+                line += chunk
+        p = await RawPeer.open(int(line.split(b":")[-1]))
+        assert (await p.expect("host"))["name"] == "Kitchen"
+        await p.hello("Ann")
+        proc.send_signal(signum)
+        bye = await p.expect("bye", timeout=10)
+        assert bye["host"] == "Kitchen" and bye["reason"].startswith("Kitchen closed the table")
+        assert await p.closed(timeout=10)
+        with trio.fail_after(10):
+            assert await proc.wait() == 0
+        await p.aclose()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+async def test_a_liveness_probe_logs_at_debug_and_a_visit_at_info(nursery, caplog):
+    host = await start_host(nursery)
+    caplog.set_level(logging.DEBUG, logger="lanmatch.host")
+    assert await check_alive(LOOPBACK, host.port)  # the host frame answers; nothing else is said
+    probe = await RawPeer.open(host.port)
+    await probe.hello("probe", agent="bot")
+    await probe.aclose()
+    visitor = await RawPeer.open(host.port)
+    await visitor.hello("Ann")
+    await visitor.send({"type": "list"})
+    await visitor.expect("rooms")
+    await visitor.aclose()
+    with trio.fail_after(5):
+        while sum("gone" in r.getMessage() for r in caplog.records) < 3:
+            await trio.sleep(0.01)
+    gone = [(r.levelno, r.getMessage()) for r in caplog.records if "gone" in r.getMessage()]
+    assert [lvl for lvl, _ in gone] == [logging.DEBUG, logging.DEBUG, logging.INFO], gone

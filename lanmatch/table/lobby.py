@@ -28,7 +28,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lanmatch import __version__
-from lanmatch.protocol import CLOCKS, PROTOCOL_VERSION, PROTOCOL_VERSIONS, RemoteProtocolError, check_peer_message
+from lanmatch.protocol import (
+    CLOCKS,
+    PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS,
+    RemoteProtocolError,
+    check_peer_message,
+)
 from lanmatch.rules import GAMES
 from lanmatch.table.effects import INFO, NOTIFY, Outbox, Post, StartRoom
 from lanmatch.table.referee import AUTOPILOT_PACE, Referee
