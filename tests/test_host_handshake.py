@@ -18,7 +18,7 @@ import sys
 
 import pytest
 import trio
-from _net import LOOPBACK, RawPeer, start_host
+from _net import LOOPBACK, RawPeer, first_line, start_host
 
 from lanmatch.net.discovery import check_alive
 from lanmatch.store import NEW_PROFILE_COINS, Store
@@ -148,12 +148,7 @@ async def test_lanmatch_host_stopped_by_a_signal_says_bye_first(tmp_path, signum
     proc = await trio.lowlevel.open_process(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
-        with trio.fail_after(20):
-            line = b""
-            while not line.endswith(b"\n"):
-                chunk = await proc.stdout.receive_some(1)
-                assert chunk, "the host printed nothing"
-                line += chunk
+        line = await first_line(proc)
         p = await RawPeer.open(int(line.split(b":")[-1]))
         assert (await p.expect("host"))["name"] == "Kitchen"
         await p.hello("Ann")
