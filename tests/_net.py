@@ -91,6 +91,17 @@ class RawPeer:
         await self.stream.aclose()
 
 
+async def first_line(proc: trio.Process, timeout: float = 20.0) -> bytes:
+    """The first line a process prints on stdout (`lanmatch host`: "listening ADDR:PORT")."""
+    with trio.fail_after(timeout):
+        line = b""
+        while not line.endswith(b"\n"):
+            chunk = await proc.stdout.receive_some(1)
+            assert chunk, "the process printed nothing"
+            line += chunk
+    return line
+
+
 def frame_header(n: int) -> bytes:
     return struct.pack(">I", n)
 

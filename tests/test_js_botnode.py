@@ -47,11 +47,13 @@ def _lanmatch() -> list[str]:
     return [sys.executable, "-m", "lanmatch"]
 
 
-def _start_host(tmp_path: Path, host_args: list[str]) -> tuple[subprocess.Popen, str]:
-    """A host on 127.0.0.1 at a free port; returns it and its 'HOST:PORT'."""
+def _start_host(tmp_path: Path, host_args: list[str], *, store: bool = False) -> tuple[subprocess.Popen, str]:
+    """A host on 127.0.0.1 at a free port (with a store in `tmp_path` if asked);
+    returns it and its 'HOST:PORT'."""
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    keep = ["--data", str(tmp_path / "store")] if store else ["--no-store"]
     proc = subprocess.Popen(
-        [*_lanmatch(), "host", "--bind", "127.0.0.1", "--no-store", "--no-mdns", "--name", "js-test", *host_args],
+        [*_lanmatch(), "host", "--bind", "127.0.0.1", *keep, "--no-mdns", "--name", "js-test", *host_args],
         stdout=subprocess.PIPE,
         stderr=open(tmp_path / "host.log", "wb"),  # noqa: SIM115 - closed with the process
         env=env,
@@ -90,15 +92,19 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.stdout.close()
 
 
-def _play(tmp_path: Path, host_args: list[str], bot_args: list[str]) -> re.Match:
-    proc, addr = _start_host(tmp_path, host_args)
+def _play(tmp_path: Path, host_args: list[str], bot_args: list[str], *, store: bool = False,
+          runs: int = 1) -> re.Match:
+    proc, addr = _start_host(tmp_path, host_args, store=store)
     try:
-        res = subprocess.run(
-            [NODE, str(BOTNODE), addr, *bot_args, "--timeout", "25"],
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
+        for _ in range(runs):
+            res = subprocess.run(
+                [NODE, str(BOTNODE), addr, *bot_args, "--timeout", "25"],
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
+            if res.returncode != 0:
+                break
     finally:
         _stop(proc)
     log = (tmp_path / "host.log").read_text(errors="replace")[-3000:]
@@ -146,3 +152,69 @@ def test_js_botnode_creates_and_starts_a_room(tmp_path: Path) -> None:
     # No room on the host and none named: the node creates one (2 seats) and starts it.
     m = _play(tmp_path, [], [])
     assert m["room"].startswith("js-") and m["game"] == "colormatch", m.group(0)
+
+
+def test_js_botnode_registers_its_profile_then_proves_it(tmp_path: Path) -> None:
+    # Protocol 2 with a profile: the first run gets unknown_profile and registers
+    # (a profile reply), the second proves the same key against a new nonce.
+    key = "0123456789abcdef" * 2
+    m = _play(tmp_path, HEADLESS, ["R", "jsbot", "--key", key], store=True, runs=2)
+    assert m["room"] == "R"
+    from lanmatch.store import Store
+
+    with Store.open_dir(tmp_path / "store") as s:
+        assert [p.name for p in s.profiles()] == ["jsbot"]
+
+
+class _Stranger:
+    """A TCP service on 127.0.0.1 that is not lanmatch: it records every byte
+    it is sent and, if `answer`, says it at once."""
+
+    def __init__(self, answer: bytes):
+        import socket
+        import threading
+
+        self.answer = answer
+        self.got = b""
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.sock.settimeout(10)
+        self.port = self.sock.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            return
+        with conn:
+            conn.settimeout(8)
+            if self.answer:
+                conn.sendall(self.answer)
+            try:
+                while chunk := conn.recv(65536):
+                    self.got += chunk
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.thread.join(timeout=10)
+        self.sock.close()
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", "not a lanmatch frame"),
+     (b"", "did not answer as one within 5 s")],
+)
+def test_js_botnode_sends_a_stranger_nothing_and_says_so_in_one_line(answer: bytes, why: str) -> None:
+    stranger = _Stranger(answer)
+    try:
+        res = subprocess.run([NODE, str(BOTNODE), f"127.0.0.1:{stranger.port}", "R", "--key", "k" * 32],
+                             capture_output=True, text=True, timeout=30)
+    finally:
+        stranger.close()
+    assert res.returncode == 2, res.stderr
+    (line,) = res.stderr.strip().splitlines()
+    assert f"127.0.0.1:{stranger.port} is not a lanmatch host" in line and why in line, line
+    assert stranger.got == b""

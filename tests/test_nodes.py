@@ -13,7 +13,7 @@ import sys
 
 import pytest
 import trio
-from _net import LOOPBACK, start_host
+from _net import LOOPBACK, first_line, start_host
 
 from lanmatch.net.discovery import Browser
 
@@ -83,12 +83,7 @@ async def test_host_process_advertises_serves_a_headless_room_and_unregisters_on
            "--room", "R", "--table", "toll", "--seats", "2", "--start-after", "1", "--bots", "easy"]
     proc = await trio.lowlevel.open_process(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
     try:
-        with trio.fail_after(20):
-            line = b""
-            while not line.endswith(b"\n"):
-                chunk = await proc.stdout.receive_some(1)
-                assert chunk, "the host printed nothing"
-                line += chunk
+        line = await first_line(proc)
         assert line.startswith(b"listening 127.0.0.1:")
         port = int(line.split(b":")[-1])
         async with Browser([LOOPBACK]) as browser:

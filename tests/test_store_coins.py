@@ -81,6 +81,21 @@ def test_a_taken_name_with_another_key_is_refused(store):
     assert len(store.profiles()) == 1
 
 
+def test_a_profile_made_from_its_verifier_is_the_one_its_key_makes(store):
+    from lanmatch.store.db import key_hash
+
+    assert store.verifier_of("Ann") is None
+    ann = store.profile_from_verifier("Ann", key_hash(KEY), 5.0)
+    assert store.balance(ann.id) == 1000 and store.check() == []
+    assert store.verifier_of(" ann ") == (ann, key_hash(KEY))
+    assert store.profile("ANN", KEY, 6.0) == ann == store.profile_from_verifier("ann", key_hash(KEY), 7.0)
+    with pytest.raises(WrongKey):
+        store.profile_from_verifier("Ann", key_hash("x" * 32), 8.0)
+    with pytest.raises(ValueError):
+        store.profile_from_verifier("Bob", KEY, 8.0)  # the key itself is not a verifier
+    assert store.coins_issued() == 1000 and len(store.profiles()) == 1
+
+
 @pytest.mark.parametrize("name", ["", "   ", "x" * 25, "nul\x00", "bell\x07", "zero\u200bwidth"])
 def test_unusable_names_are_refused(store, name):
     with pytest.raises(BadName):

@@ -52,6 +52,7 @@ log = logging.getLogger("lanmatch.net")
 HEARTBEAT = 1.0
 DEAD_AFTER = 4.0
 SEND_TIMEOUT = 5.0
+FAREWELL = 0.5  # seconds a cancelled connection's last message may take to go out
 OUTBOX = 256
 RECV_CHUNK = 65536
 HELLO_TIMEOUT = 5.0  # seconds a new connection has to say `hello` (the host's side)
@@ -120,6 +121,7 @@ class Connection:
         self.on_frame_sent: Callable[[dict[str, Any]], None] | None = None  # tests watch the wire
         self.strict = False  # re-raise our own bugs (tests) instead of dropping the connection
         self.on_close: Callable[[], None] | None = None  # told once, as soon as the connection closes (either side)
+        self.farewell: Callable[[], dict[str, Any] | None] | None = None  # the last message when cancelled (the host's `bye`)
 
     # ------------------------------------------------------------ sending
 
@@ -171,12 +173,43 @@ class Connection:
                 nursery.start_soon(self._writer)
                 nursery.start_soon(self._heartbeat)
         finally:
+            cancelled = not self.closed  # nobody closed it: cancelled from outside (the host stops)
             if not self.closed:
                 self._closed()
             if self.close_reason is None:
                 self.close_reason = "closed"
             with trio.CancelScope(shield=True), trio.move_on_after(1.0):
+                if cancelled and self.farewell is not None and self._sending_since is None:
+                    await self._say_farewell()
                 await trio.aclose_forcefully(self.stream)
+
+    async def _say_farewell(self) -> None:
+        """The last message of a connection cancelled from outside, written
+        directly (the writer has ended), within a short grace (`FAREWELL`)."""
+        last = self.farewell()
+        if last is None:
+            return
+        queued = []  # what the writer had not sent yet goes first
+        while True:
+            try:
+                queued.append(self._recv.receive_nowait())
+            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+                break
+        frames = []
+        with trio.move_on_after(FAREWELL):
+            try:
+                for msg in [*queued, last]:
+                    if self.numbered:
+                        self.seq += 1
+                        msg = {"seq": self.seq, **msg}
+                    if self.on_frame_sent is not None:
+                        self.on_frame_sent(msg)
+                    frames.append(encode_frame(msg, self.max_frame))
+                await self.stream.send_all(b"".join(frames))
+                self.sent_frames += len(frames)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, trio.BusyResourceError, OSError,
+                    LocalProtocolError):
+                pass
 
     def _error(self, code: str, message: str, fatal: bool, ref: str | None = None) -> dict[str, Any]:
         return {"type": "error", "code": code, "message": message[:400], "fatal": fatal, "ref": ref}

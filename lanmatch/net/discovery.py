@@ -24,6 +24,7 @@ their own network namespace); the default (every interface) is for real use.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import socket
 import time
@@ -32,7 +33,7 @@ from typing import Any
 
 import trio
 
-from lanmatch.protocol import PROTOCOL_VERSION
+from lanmatch.protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 
 log = logging.getLogger("lanmatch.discovery")
 
@@ -44,8 +45,10 @@ def txt_record(summary: dict[str, Any]) -> dict[str, str]:
     """The TXT record of a host summary (`Host.summary()`)."""
     return {
         "txtvers": TXT_VERSION,
-        "proto": str(PROTOCOL_VERSION),
+        "proto": str(PROTOCOL_VERSIONS[0]),  # the oldest version it speaks: protocol-1 browsers list it
+        "protos": ",".join(map(str, PROTOCOL_VERSIONS)),
         "rooms": str(summary.get("rooms", 0)),
+        "playing": str(summary.get("playing", 0)),
         "free": str(summary.get("free", 0)),
         "games": ",".join(summary.get("games", ())),
         "pw": "1" if summary.get("password") else "0",
@@ -146,7 +149,8 @@ class Advertiser:
 
 
 async def check_alive(address: str, port: int, timeout: float = 1.5) -> bool:
-    """Does a lanmatch host answer at `address:port`? (TCP, `hello`, `welcome`)"""
+    """Does a lanmatch host answer at `address:port`? (TCP: its `host` frame;
+    a protocol-1 host, silent for half the `timeout`, is asked with a `hello`)"""
     from lanmatch.protocol import Decoder, encode_frame
 
     with trio.move_on_after(timeout):
@@ -156,18 +160,24 @@ async def check_alive(address: str, port: int, timeout: float = 1.5) -> bool:
             return False
         async with stream:
             try:
-                await stream.send_all(
-                    encode_frame({"type": "hello", "protocol": PROTOCOL_VERSION, "name": "probe", "agent": "bot"})
-                )
                 dec = Decoder()
+                asked = False
                 while True:
-                    data = await stream.receive_some(65536)
+                    data = None
+                    with trio.move_on_after(timeout / 2 if not asked else math.inf):
+                        data = await stream.receive_some(65536)
+                    if data is None:
+                        asked = True
+                        await stream.send_all(
+                            encode_frame({"type": "hello", "protocol": 1, "name": "probe", "agent": "bot"})
+                        )
+                        continue
                     if not data:
                         return False
                     dec.feed(data)
                     msg = dec.next_message()
                     if msg is not None:
-                        return msg.get("type") == "welcome"
+                        return msg.get("type") in ("host", "welcome")
             except (OSError, trio.BrokenResourceError, ValueError):
                 return False
     return False
@@ -303,7 +313,7 @@ class Browser:
                 self._nursery.start_soon(self._admit, item, n, latest)
 
     async def _admit(self, seen: HostSeen, n: int, latest: dict[str, int]) -> None:
-        if seen.txt.get("proto") not in (None, str(PROTOCOL_VERSION)):
+        if seen.txt.get("proto") not in (None, *map(str, PROTOCOL_VERSIONS)):
             log.info("%s speaks protocol %s, not %d", seen.label, seen.txt.get("proto"), PROTOCOL_VERSION)
         if await check_alive(seen.address, seen.port) and latest.get(seen.name) == n:
             self.hosts[seen.name] = seen

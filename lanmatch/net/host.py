@@ -147,10 +147,12 @@ class Host:
                           wrong_passwords=wrong_passwords, new_profiles=new_profiles, page=page),
             bot_delay=bot_delay,
             person_bot_delay=person_bot_delay,
+            nonces=random.SystemRandom(),
         )
         self._nursery: trio.Nursery | None = None
         self.changed = trio.Event()  # set when the room list changes (the advertiser waits on it)
         self.port: int | None = None
+        self.bye_reason = f"{name} closed the table: the host stopped."  # every peer's `bye` when the host stops
         self.on_wire = None  # tests: a callable (peer, msg) seeing every message sent
 
     @property
@@ -304,15 +306,19 @@ class Host:
             peer.closed = True
 
         conn.on_close = closed
+        conn.farewell = lambda: {"type": "bye", "reason": self.bye_reason, "host": self.name}
         conn.strict = self.strict
         if self.strict or self.on_wire is not None:
             conn.on_frame_sent = lambda m: self._watch(peer, m)
+        self.execute(self.lobby.greet(peer))
         try:
             await conn.run(lambda msg: self._guarded(peer, msg))
         finally:
             self._forget(conn.id)
             self.execute(self.lobby.gone(peer))
-            log.info("%s (%s) gone: %s", escape(conn.label), escape(peer.name), conn.close_reason)
+            # a liveness probe (discovery's check: nothing, or a hello, then close) is not news
+            log.log(logging.DEBUG if conn.recv_frames <= 1 else logging.INFO,
+                    "%s (%s) gone: %s", escape(conn.label), escape(peer.name), conn.close_reason)
 
     def _watch(self, peer: Peer, msg: dict[str, Any]) -> None:
         if self.strict:

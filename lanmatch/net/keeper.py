@@ -79,8 +79,11 @@ class StoreKeeper:
     def profile(self, name: str, key: str) -> tuple[Profile | None, int, tuple[str, str] | None]:
         """Recognise (or make) the profile a peer brought at hello:
         `(profile, balance, None)`, or `(None, 0, (code, sentence))` when it is refused."""
+        return self._profile(lambda: self.store.profile(name, key, self.clock()))
+
+    def _profile(self, make: Callable[[], Profile]) -> tuple[Profile | None, int, tuple[str, str] | None]:
         try:
-            profile = self.store.profile(name, key, self.clock())
+            profile = make()
             balance = self.store.balance(profile.id)
         except WrongKey as e:
             return None, 0, ("wrong_key", str(e))
@@ -99,6 +102,24 @@ class StoreKeeper:
         except (StoreError, sqlite3.Error) as e:
             self._failed("list the profiles", e)
             return []
+
+    def verifier(self, name: str) -> tuple[Profile | None, str | None, int, tuple[str, str] | None]:
+        """The stored profile called `name` with its verifier (the key's hash,
+        which protocol 2's proofs are checked against) and balance:
+        `(profile, verifier, balance, None)`; `(None, None, 0, None)` for an
+        unknown name; `(None, None, 0, (code, sentence))` when the store failed."""
+        try:
+            found = self.store.verifier_of(name)
+            if found is None:
+                return None, None, 0, None
+            return found[0], found[1], self.store.balance(found[0].id), None
+        except (StoreError, sqlite3.Error) as e:
+            self._failed("find a profile", e)
+            return None, None, 0, ("store_failed", f"{STORE_FAILED}: your profile is not recognised now; practice rooms still work.")
+
+    def register(self, name: str, verifier: str) -> tuple[Profile | None, int, tuple[str, str] | None]:
+        """Make the profile a protocol-2 peer registers from its verifier (as `profile` does from a key)."""
+        return self._profile(lambda: self.store.profile_from_verifier(name, verifier, self.clock()))
 
     def profile_by_id(self, profile_id: int) -> Profile:
         """A stored profile (resuming a match).

@@ -26,8 +26,10 @@ from typing import Any
 from lanmatch.protocol.framing import LocalProtocolError, RemoteProtocolError
 from lanmatch.rules import GAMES, TABLE_NAMES
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """Bumped for any change a peer of the previous version could not follow."""
+PROTOCOL_VERSIONS = (1, 2)
+"""The versions a host speaks (its `host` frame's `versions`; docs/protocol.md section 4)."""
 
 TABLES = TABLE_NAMES  # the registry declares them (live: GAMES and TABLE_NAMES follow `register`)
 LEVELS = ("easy", "medium", "hard")
@@ -214,10 +216,38 @@ def _fields(spec: dict[str, Field], v: Any, strict: bool, where: str) -> None:
             raise _Bad(f"{where} has unknown field(s) {', '.join(repr(k)[:24] for k in extra[:4])}")
 
 
-def profile() -> Check:
-    """A profile as a peer brings it: `{name, key}` (the player's profile file)."""
+def hex64() -> Check:
+    """64 lowercase hex digits (a SHA-256 or an HMAC-SHA256)."""
+    inner = s(64, 64)
 
-    spec = {"name": req(s(1, 32)), "key": req(s(16, 256))}
+    def check(v: Any) -> Any:
+        inner(v)
+        if v.strip("0123456789abcdef"):
+            raise _Bad("64 lowercase hex digits")
+        return v
+
+    return check
+
+
+def profile() -> Check:
+    """A profile as a peer brings it at hello: `{name, key}` (protocol 1: the
+    key travels) or `{name, proof}` (protocol 2: an HMAC of the host's nonce)."""
+
+    spec = {"name": req(s(1, 32)), "key": opt(s(16, 256)), "proof": opt(hex64())}
+
+    def check(v: Any) -> Any:
+        _fields(spec, v, True, "the profile")
+        if ("key" in v) == ("proof" in v):
+            raise _Bad("a profile with either a key or a proof")
+        return v
+
+    return check
+
+
+def registration() -> Check:
+    """The profile of a `register`: `{name, verifier}`."""
+
+    spec = {"name": req(s(1, 32)), "verifier": req(hex64())}
 
     def check(v: Any) -> Any:
         _fields(spec, v, True, "the profile")
@@ -250,6 +280,7 @@ PEER: dict[str, dict[str, Field]] = {
         "client": opt(s(0, 64)),
         "profile": opt(nil(profile())),
     },
+    "register": {"profile": req(registration())},
     "ping": {},
     "list": {"page": opt(i(0, MAX_INT))},
     "create": {
@@ -281,6 +312,14 @@ SEQ = i(1, MAX_INT)
 TIMER = mapping(8)
 
 HOST: dict[str, dict[str, Field]] = {
+    "host": {
+        "seq": req(SEQ),
+        "protocol": req(i()),
+        "versions": req(lst(i(), 16)),
+        "name": req(s(0, 64)),
+        "server": req(s(0, 64)),
+        "nonce": req(s(32, 32)),
+    },
     "welcome": {
         "seq": req(SEQ),
         "protocol": req(i()),
@@ -332,19 +371,9 @@ HOST: dict[str, dict[str, Field]] = {
         "room": req(nil(ROOM)),
         "match": req(nil(i())),
     },
-    "ping": {"seq": req(SEQ)},
-    # protocol 2 (docs/protocol.md section 4): the host's first frame, its
-    # goodbye before it closes a connection, and a profile just registered
-    "host": {
-        "seq": req(SEQ),
-        "protocol": req(i()),
-        "versions": req(lst(i(), 16)),
-        "name": req(s(0, 64)),
-        "server": req(s(0, 64)),
-        "nonce": req(s(32, 32)),
-    },
-    "bye": {"seq": req(SEQ), "reason": req(s(0, 200)), "host": opt(s(0, 64))},
     "profile": {"seq": req(SEQ), "profile": req(mapping(8))},
+    "bye": {"seq": req(SEQ), "reason": req(s(0, 200)), "host": req(s(0, 64))},
+    "ping": {"seq": req(SEQ)},
 }
 
 

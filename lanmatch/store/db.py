@@ -584,10 +584,23 @@ class Store:
             WrongKey: the name is taken and the key does not match.
             ValueError: a key shorter than 16 or longer than 256 characters.
         """
-        name = check_name(name)
         if not isinstance(key, str) or not KEY_MIN <= len(key) <= KEY_MAX:
             raise ValueError(f"a profile key is {KEY_MIN}-{KEY_MAX} characters")
-        digest = key_hash(key)
+        return self.profile_from_verifier(name, key_hash(key), now)
+
+    def profile_from_verifier(self, name: str, verifier: str, now: float) -> Profile:
+        """`profile(name, key, now)` for a peer that sends the key's hash
+        (`key_hash(key)`, its verifier: protocol 2's `register`) instead of the key.
+
+        Raises:
+            BadName: an unusable name.
+            WrongKey: the name is taken with another verifier.
+            ValueError: a verifier that is not 64 lowercase hex digits.
+        """
+        name = check_name(name)
+        if not isinstance(verifier, str) or len(verifier) != 64 or verifier.strip("0123456789abcdef"):
+            raise ValueError("a profile verifier is 64 lowercase hex digits")
+        digest = verifier
         with self._write(money=True) as c:
             row = c.execute("SELECT id, name, key_hash, created FROM profiles WHERE name = ?", (name,)).fetchone()
             if row is not None:
@@ -609,6 +622,14 @@ class Store:
         with self._read() as c:
             row = c.execute("SELECT id, name, created FROM profiles WHERE name = ?", (" ".join(str(name).split()),)).fetchone()
             return Profile(*row) if row else None
+
+    def verifier_of(self, name: str) -> tuple[Profile, str] | None:
+        """The profile called `name` (any case) and the hash of its key (its
+        verifier: protocol 2's proofs are checked against it), or None."""
+        with self._read() as c:
+            row = c.execute("SELECT id, name, created, key_hash FROM profiles WHERE name = ?",
+                            (" ".join(str(name).split()),)).fetchone()
+            return (Profile(*row[:3]), row[3]) if row else None
 
     def get_profile(self, profile_id: int) -> Profile:
         """Raises: UnknownProfile."""

@@ -21,12 +21,20 @@ hello) belongs here, in one place: every connection comes in through
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from lanmatch import __version__
-from lanmatch.protocol import CLOCKS, PROTOCOL_VERSION, RemoteProtocolError, check_peer_message
+from lanmatch.protocol import (
+    CLOCKS,
+    PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS,
+    RemoteProtocolError,
+    check_peer_message,
+)
 from lanmatch.rules import GAMES
 from lanmatch.table.effects import INFO, NOTIFY, Outbox, Post, StartRoom
 from lanmatch.table.names import look_alike, normal_name
@@ -94,6 +102,8 @@ class Peer:
     profile: Any = None  # recognised at hello (a host with a store)
     watching: bool = False
     errors: int = 0
+    nonce: str | None = None  # the `host` frame's (protocol 2's proofs are HMACs of it)
+    unknown: tuple[str, str] | None = None  # a protocol-2 hello's unknown profile (name, proof): `register` may follow
     closed: bool = False  # its connection has closed (the I/O layer says so at once)
     tags: dict[str, Any] = field(default_factory=dict)
     address: str = ""  # the peer's IP address ("" when unknown): the per-address limits
@@ -103,6 +113,12 @@ def guest_name(name: str) -> str:
     """What a guest whose name is a profile's sits as: "Ann (guest)" (at most 32 characters)."""
     tag = " (guest)"
     return name[: 32 - len(tag)].rstrip() + tag
+
+
+def proof_of(verifier: str, nonce: str) -> str:
+    """Protocol 2's profile proof: HMAC-SHA256 of "lanmatch-hello:" + `nonce`
+    under the verifier's bytes (docs/protocol.md section 4)."""
+    return hmac.new(bytes.fromhex(verifier), f"lanmatch-hello:{nonce}".encode(), hashlib.sha256).hexdigest()
 
 
 class Lobby:
@@ -122,9 +138,11 @@ class Lobby:
         limits: Limits = Limits(),  # noqa: B008 (frozen)
         bot_delay: float = 0.0,
         person_bot_delay: float = AUTOPILOT_PACE,
+        nonces: Any = None,
     ):
         self.name = name
         self.rng = rng  # tokens and deals (the host passes random.SystemRandom())
+        self.nonces = nonces if nonces is not None else rng  # the `host` frames' nonces
         self.today = today
         self.keeper = keeper
         self.limits = limits
@@ -144,10 +162,12 @@ class Lobby:
         self.out.add(NOTIFY)
 
     def summary(self) -> dict[str, Any]:
-        """What the mDNS TXT record tells: open rooms, free seats, games, passwords."""
+        """What the mDNS TXT record tells: rooms (all of them, `playing` of
+        them playing), free seats of the rooms not playing, games, passwords."""
         open_rooms = [s.room for s in self.rooms.values() if s.room.state != "playing"]
         return {
-            "rooms": len(open_rooms),
+            "rooms": len(self.rooms),
+            "playing": len(self.rooms) - len(open_rooms),
             "free": sum(len(r.free_seats()) for r in open_rooms),
             "games": sorted({s.room.game for s in self.rooms.values()}) or list(GAMES),
             "password": any(s.room.password for s in self.rooms.values()),
@@ -160,6 +180,13 @@ class Lobby:
         peer = Peer(id, label, TokenBucket(self.limits.rate, self.limits.burst, now), link, address=address)
         self.peers.add(peer)
         return peer
+
+    def greet(self, peer: Peer) -> list[Any]:
+        """The host speaks first: the `host` frame (seq 1) with a fresh nonce."""
+        peer.nonce = f"{self.nonces.getrandbits(128):032x}"
+        self.out.tell(peer, "host", protocol=PROTOCOL_VERSION, versions=list(PROTOCOL_VERSIONS), name=self.name,
+                      server=f"lanmatch {__version__}", nonce=peer.nonce)
+        return self.out.drain()
 
     def gone(self, peer: Peer) -> list[Any]:
         """The connection ended: its room is told (`gone`: a seat is kept)."""
@@ -190,6 +217,8 @@ class Lobby:
             pass
         elif typ == "hello":
             self._hello(peer, msg, now)
+        elif typ == "register":
+            self._register(peer, msg["profile"], now)
         elif typ == "list":
             self._list(peer, msg.get("page", 0))
         elif typ == "create":
@@ -241,11 +270,12 @@ class Lobby:
 
     def _hello(self, peer: Peer, msg: dict[str, Any], now: float) -> None:
         out = self.out
-        if msg["protocol"] != PROTOCOL_VERSION:
+        if msg["protocol"] not in PROTOCOL_VERSIONS:
             out.error(
                 peer,
                 "protocol_version",
-                f"This host speaks lanmatch protocol {PROTOCOL_VERSION} and you sent {msg['protocol']}: "
+                f"This host speaks lanmatch protocol {PROTOCOL_VERSION} (versions "
+                f"{', '.join(map(str, PROTOCOL_VERSIONS))}) and you sent {msg['protocol']}: "
                 "update lanmatch on the older side.",
                 fatal=True,
                 ref="hello",
@@ -261,17 +291,20 @@ class Lobby:
         peer.name = name
         peer.agent = msg.get("agent", "person")
         peer.label = f"{peer.label}:{peer.name}"
-        welcome: dict[str, Any] = {"protocol": PROTOCOL_VERSION, "host": self.name, "server": f"lanmatch {__version__}",
+        welcome: dict[str, Any] = {"protocol": msg["protocol"], "host": self.name, "server": f"lanmatch {__version__}",
                                    "coins": self.keeper is not None, "profile": None}
         refusal = None
         given = msg.get("profile")
         known = self.keeper.names() if self.keeper is not None else []
         if given is not None and self.keeper is not None:
-            profile, balance, refusal = self._profile(peer, normal_name(given["name"]), given["key"], known, now)
+            given_name = normal_name(given["name"])
+            if "key" in given:  # protocol 1: the key travels
+                profile, balance, refusal = self._profile(
+                    peer, given_name, lambda: self.keeper.profile(given_name, given["key"]), known, now)
+            else:
+                profile, balance, refusal = self._proved(peer, given_name, given["proof"])
             if profile is not None:
-                peer.profile = profile
-                peer.name = profile.name  # a profile holder's seat shows the profile's name
-                out.log(INFO, "%s: profile %r (id %d, %d coins)", peer.label, profile.name, profile.id, balance)
+                self._recognised(peer, profile, balance)
                 welcome["profile"] = {"name": profile.name, "balance": balance}
         out.tell(peer, "welcome", **welcome)
         if refusal is not None:
@@ -291,10 +324,12 @@ class Lobby:
             else:
                 out.add(Post(session, ("resume", peer, msg)))
 
-    def _profile(self, peer: Peer, name: str, key: str, known: list[str], now: float) -> tuple[Any, int, Any]:
-        """The keeper's `profile`, unless it would make a new profile whose name
-        looks like a known one (`bad_profile`) or over the address's budget of
-        new profiles (`profile_limit`)."""
+    def _profile(self, peer: Peer, name: str, make: Callable[[], tuple[Any, int, Any]], known: list[str],
+                 now: float) -> tuple[Any, int, Any]:
+        """`make()` (the keeper's `profile` from a key, or `register` from a
+        verifier), unless it would make a new profile whose name looks like a
+        known one (`bad_profile`) or over the address's budget of new profiles
+        (`profile_limit`)."""
         if not any(k.casefold() == name.casefold() for k in known):  # a new profile
             alike = look_alike(name, known)
             if alike is not None:
@@ -308,7 +343,45 @@ class Lobby:
             if not bucket.take(now):
                 return None, 0, ("profile_limit", f"This host makes {n} new profiles an hour per address at most; "
                                  "bring a profile it knows, or play as a guest.")
-        return self.keeper.profile(name, key)
+        return make()
+
+    def _recognised(self, peer: Peer, profile: Any, balance: int) -> None:
+        peer.profile = profile
+        peer.name = profile.name  # a profile holder's seat shows the profile's name
+        self.out.log(INFO, "%s: profile %r (id %d, %d coins)", peer.label, profile.name, profile.id, balance)
+
+    def _proved(self, peer: Peer, name: str, proof: str) -> tuple[Any, int, tuple[str, str] | None]:
+        """A protocol-2 profile: its proof checked in constant time against the
+        one made from the stored verifier and this connection's nonce."""
+        profile, verifier, balance, refusal = self.keeper.verifier(name)
+        if refusal is not None:
+            return None, 0, refusal
+        if profile is None:
+            peer.unknown = (name, proof)
+            return None, 0, ("unknown_profile", f"There is no profile {name!r} on this host yet: register it "
+                             "(first use here) or play as a guest.")
+        if peer.nonce is None or not hmac.compare_digest(proof_of(verifier, peer.nonce), proof):
+            return None, 0, ("wrong_key", f"The name {profile.name!r} is taken on this host by another player's "
+                             "profile (the profile key does not match); pick another name.")
+        return profile, balance, None
+
+    def _register(self, peer: Peer, given: dict[str, Any], now: float) -> None:
+        """Protocol 2: make the profile a hello named and the host did not
+        know, once; its verifier must be the one the hello's proof was made with."""
+        out = self.out
+        pending, peer.unknown = peer.unknown, None
+        if (pending is None or self.keeper is None or peer.profile is not None or given["name"] != pending[0]
+                or peer.nonce is None or not hmac.compare_digest(proof_of(given["verifier"], peer.nonce), pending[1])):
+            out.error(peer, "bad_register", "Register only once, right after a hello whose profile this host did "
+                      "not know, with that profile's verifier.", ref="register")
+            return
+        profile, balance, refusal = self._profile(
+            peer, given["name"], lambda: self.keeper.register(given["name"], given["verifier"]), self.keeper.names(), now)
+        if profile is None:
+            out.error(peer, *refusal, ref="register")
+            return
+        self._recognised(peer, profile, balance)
+        out.tell(peer, "profile", profile={"name": profile.name, "balance": balance})
 
     def check_stake(self, peer: Peer, stake: int) -> None:
         """May `peer` sit at a coin room of `stake`? It needs a profile holding

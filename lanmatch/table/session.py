@@ -47,6 +47,9 @@ from lanmatch.table.room import Room, RoomError
 if TYPE_CHECKING:
     from lanmatch.table.lobby import Lobby, Peer
 
+REMATCH_WAIT = 60.0
+"""Seconds a finished room waits for its director's rematch; then any seated person may deal it."""
+
 
 @dataclass
 class Match:
@@ -79,6 +82,8 @@ class Keeper(Protocol):
     """
 
     def profile(self, name: str, key: str) -> tuple[Any, int, tuple[str, str] | None]: ...
+    def verifier(self, name: str) -> tuple[Any, str | None, int, tuple[str, str] | None]: ...
+    def register(self, name: str, verifier: str) -> tuple[Any, int, tuple[str, str] | None]: ...
     def profile_by_id(self, profile_id: int) -> Any: ...
     def names(self) -> list[str]: ...
     def balance(self, profile: Any, *, failed: str) -> int: ...
@@ -124,6 +129,9 @@ class RoomSession:
         self.profile_of: dict[int, Any] = {}  # seat -> the profile sitting there
         self.awaited: set[int] = set()  # a resumed table: seats whose peers have not come back yet
         self._wrong: Any = None  # this room's wrong-password budget (made at the first password)
+        self.departed: dict[int, str] = {}  # seat -> the name of the person who left the running game
+        self._rematch_at: float | None = None  # a finished room: when any seated person may deal the rematch
+        self.open_rematch = False  # ... and it is that time
         self.link: Any = None  # the I/O layer's handle on this room (the host's task); never used here
 
     # ------------------------------------------------------------ the clocks
@@ -140,10 +148,18 @@ class RoomSession:
         d = ref.next_deadline() if ref is not None and self.room.state == "playing" else None
         if self._start_at is not None and self.room.state != "playing":
             d = self._start_at if d is None else min(d, self._start_at)
+        if self._rematch_at is not None and self.room.state == "over":
+            d = self._rematch_at if d is None else min(d, self._rematch_at)
         return math.inf if d is None else d
 
     def wake(self, now: float) -> list[Any]:
-        """The start timer of a headless room, if due at `now`."""
+        """The start timer of a headless room, if due at `now`; the end of a
+        finished room's wait for its director's rematch."""
+        if self._rematch_at is not None and now >= self._rematch_at:
+            self._rematch_at = None
+            if self.room.state == "over":
+                self.open_rematch = True
+                self._send_room()
         if self._start_at is not None and now >= self._start_at and self.room.state != "playing":
             if self.room.is_full() or (self.start_after is not None and self.seated):
                 self._auto_start(now)
@@ -291,15 +307,27 @@ class RoomSession:
         self.out.send(peer, msg)
         return True
 
-    def _may_direct(self, peer: Peer, what: str) -> None:
-        """The creator directs the room while connected; else any seated peer may."""
+    def director(self) -> Peer | None:
+        """Who directs the room: the creator while connected, else (at once)
+        the seated connected person at the lowest seat (a bot node if no person)."""
         owner = self.owner
         if owner is not None and not owner.closed and owner.room is self:
-            if owner is not peer:
-                raise RoomError("not_creator", f"Only the room's creator may {what}.")
-            return
+            return owner
+        here = [p for _, p in sorted(self.seated.items()) if not p.closed]
+        people = [p for p in here if p.agent == "person"] or here
+        return people[0] if people else None
+
+    def _may_direct(self, peer: Peer, what: str) -> None:
+        """The director directs the room; a finished room whose director has
+        not dealt the rematch in `REMATCH_WAIT` seconds, any seated peer."""
         if peer.seat is None:
             raise RoomError("not_creator", f"Take a seat to {what}.")
+        d = self.director()
+        if d is None or d is peer or (what == "rematch" and self.open_rematch):
+            return
+        if d is self.owner:
+            raise RoomError("not_creator", f"Only the room's creator may {what}.")
+        raise RoomError("not_creator", f"Only {d.name}, who directs this room now, may {what}.")
 
     def _join(self, peer: Peer, msg: dict[str, Any], now: float) -> None:
         if peer.seat is not None:
@@ -313,7 +341,7 @@ class RoomSession:
             self.room.check_watch(msg.get("password"))  # a wrong password says so first
             self.lobby.check_stake(peer, self.room.stake)
         seat, token = self.room.join(
-            peer.name or "?", self.lobby.rng, agent=peer.agent, seat=msg.get("seat"), password=msg.get("password")
+            self._unique_name(peer.name or "?"), self.lobby.rng, agent=peer.agent, seat=msg.get("seat"), password=msg.get("password")
         )
         if p is not None:
             self.profile_of[seat] = p
@@ -328,6 +356,18 @@ class RoomSession:
         self.lobby.notify()
         if self.auto_start and self.room.is_full() and self.room.state != "playing":
             self._auto_start(now)
+
+    def _unique_name(self, name: str) -> str:
+        """`name`, or "name (2)", "name (3)"... if someone at this table (seated,
+        or who left the running game) has it already, without regard to case."""
+        taken = {x.name.casefold() for x in self.room.seats if x is not None}
+        taken |= {n.casefold() for n in self.departed.values()}
+        k, out = 1, name
+        while out.casefold() in taken and k < 64:
+            k += 1
+            tail = f" ({k})"
+            out = name[: 32 - len(tail)] + tail
+        return out
 
     def _resume(self, peer: Peer, token: str) -> None:
         seat = self.room.seat_of_token(token)
@@ -370,10 +410,11 @@ class RoomSession:
             fee = self.keeper.leave(self.match, seat)
         if x is not None:
             self.lobby.tokens.pop(x.token, None)
+            if room.state == "playing":  # a bot plays the seat: it keeps the name, as left
+                self.departed[seat] = x.name
         profile = self.profile_of.pop(seat, None)
-        peer = self.seated.get(seat)
-        if fee is not None and room.stake and profile is not None and peer is not None:
-            self._tell_coins(peer, profile, -fee, "fee", self.match.id)
+        if fee is not None and room.stake and profile is not None:
+            self._tell_coins(profile, -fee, "fee", self.match.id)
         room.leave(seat, now)
         self.lobby.notify()
 
@@ -491,6 +532,8 @@ class RoomSession:
                 x.connected = False
                 room.referee.set_autopilot(seat, now)
         self._start_at = None
+        self._rematch_at, self.open_rematch = None, False
+        self.departed.clear()
         self.out.log(INFO, "room %s: game %d started (%s%s)", room.name, room.games, room.table or room.game,
                      f", match {self.match.id}" if self.match is not None else "")
         self._send_room()
@@ -498,9 +541,9 @@ class RoomSession:
         self.lobby.notify()
         if room.stake and self.match is not None:
             for s, kind in enumerate(self.match.kinds):
-                peer, profile = self.seated.get(s), self.profile_of.get(s)
-                if kind == "player" and peer is not None and profile is not None:
-                    self._tell_coins(peer, profile, -room.stake, "stake", self.match.id)
+                profile = self.profile_of.get(s)
+                if kind == "player" and profile is not None:
+                    self._tell_coins(profile, -room.stake, "stake", self.match.id)
 
     def _begin(self, seed: int, now: float) -> None:
         """Store the match about to be dealt from `seed` (the stakes of a coin
@@ -558,6 +601,8 @@ class RoomSession:
         if room.game_ended():
             self.out.log(INFO, "room %s: game %d over: %s", room.name, room.games, room.referee.outcome["winners"])
             self._finish()
+            if not self.auto_start:
+                self._rematch_at = now + REMATCH_WAIT
             if self.auto_start:
                 for s in list(range(room.n)):
                     if room.seats[s] is not None and s not in self.seated:
@@ -612,9 +657,9 @@ class RoomSession:
     def _refunds(self, m: Match, settlement: Any) -> None:
         if settlement is not None and self.room.stake:
             for s, kind in enumerate(m.kinds):
-                peer, profile = self.seated.get(s), self.profile_of.get(s)
-                if kind == "player" and peer is not None and profile is not None:
-                    self._tell_coins(peer, profile, settlement.paid(profile.id), "refund", m.id)
+                profile = self.profile_of.get(s)
+                if kind == "player" and profile is not None:
+                    self._tell_coins(profile, settlement.paid(profile.id), "refund", m.id)
 
     def _finish(self) -> None:
         """The game ended: settle the stored match (the pot paid, the stats
@@ -628,18 +673,24 @@ class RoomSession:
             return
         winners = ref.outcome.get("winners") or []
         for s, kind in enumerate(m.kinds):
-            peer, profile = self.seated.get(s), self.profile_of.get(s)
-            if kind == "player" and peer is not None and profile is not None:
+            profile = self.profile_of.get(s)
+            if kind == "player" and profile is not None:
                 reason = "win" if s in winners else ("loss" if winners else "draw")
-                self._tell_coins(peer, profile, settlement.paid(profile.id), reason, m.id)
+                self._tell_coins(profile, settlement.paid(profile.id), reason, m.id)
 
-    def _tell_coins(self, peer: Peer, profile: Any, change: int, reason: str, match: int | None) -> None:
-        """A `coins` message (only to a peer that brought a profile: others may not know the type)."""
-        if peer.profile is None:
+    def _tell_coins(self, profile: Any, change: int, reason: str, match: int | None) -> None:
+        """A `coins` message to every open connection of `profile`, wherever
+        it is (this room, the lobby, another room): a seat the clock plays for
+        a person who came back in the lobby still tells them. Only peers that
+        brought a profile get one (others may not know the type)."""
+        peers = [p for p in self.lobby.peers
+                 if p.profile is not None and p.profile.id == profile.id and not p.closed]
+        if not peers:
             return
         msg = self.keeper.coins(profile, change, reason, self.room.name, match)
         if msg is not None:
-            self.out.send(peer, msg)
+            for p in sorted(peers, key=lambda p: p.id):
+                self.out.send(p, msg)
 
     # ------------------------------------------------------------ telling
 
@@ -681,6 +732,14 @@ class RoomSession:
         info = self.room.public(len(self.spectators))
         owner = self.owner
         info["creator"] = owner.seat if owner is not None and owner.room is self else None
+        d = self.director()
+        info["director"] = d.seat if d is not None else None
+        info["open_rematch"] = self.open_rematch  # any seated person may deal the rematch now
+        for s, name in self.departed.items():
+            seat = info["seats"][s]
+            if seat["kind"] == "bot":
+                seat.update(name=name, left=True)  # a bot plays for the person who left
+        info["names"] = [x["name"] for x in info["seats"]]  # the outcome's and the tally's seats, by name
         return info
 
     def _snapshot(self, peer: Peer, now: float) -> None:

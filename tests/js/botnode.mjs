@@ -2,9 +2,11 @@
 // A lanmatch bot node in plain Node.js (>= 18), written from docs/protocol.md
 // alone: no npm packages, a minimal msgpack codec, TCP via node:net.
 //
-//   node botnode.mjs HOST:PORT [ROOM] [NAME] [--timeout S] [--drop-every K] [--probe]
+//   node botnode.mjs HOST:PORT [ROOM] [NAME] [--timeout S] [--drop-every K] [--probe] [--key KEY]
 //
-// It says hello as a bot, joins ROOM (or the first open room, else makes one
+// It speaks protocol 2: it waits up to 5 s for the host's `host` frame and
+// sends nothing before it (no such frame: one line, exit 2), then says hello
+// as a bot (with --key, with its profile's proof, registering it on first use), joins ROOM (or the first open room, else makes one
 // and starts it), plays every decision its seat is offered by a simple rule
 // (always one of the host's `legal` actions), answers heartbeats, resyncs on a
 // seq gap and exits 0 with one "outcome ..." line when the game (or match)
@@ -17,6 +19,7 @@
 // `legal`, and reports the two `rejected` codes. BOTNODE_DEBUG=1 logs each act
 // to stderr.
 
+import crypto from "node:crypto";
 import net from "node:net";
 
 // ---------------------------------------------------------------- msgpack --
@@ -170,21 +173,29 @@ function decode(buf) {
 const MAX_FRAME = 65536;
 const PING_AFTER_MS = 1000; // send ping after 1 s without sending (section 3)
 const DEAD_AFTER_MS = 4000; // drop when nothing received for 4 s (section 3)
+const HOST_FRAME_MS = 5000; // wait this long for the host's first frame (section 4)
+const PROTOCOL = 2;
+
+// section 4: verifier = SHA-256("lanmatch-profile:" + key), proof = HMAC(verifier bytes, "lanmatch-hello:" + nonce)
+const verifierOf = (key) => crypto.createHash("sha256").update(`lanmatch-profile:${key}`).digest("hex");
+const proofOf = (verifier, nonce) =>
+  crypto.createHmac("sha256", Buffer.from(verifier, "hex")).update(`lanmatch-hello:${nonce}`).digest("hex");
 
 function usage(msg) {
   if (msg) process.stderr.write(`botnode: ${msg}\n`);
-  process.stderr.write("usage: node botnode.mjs HOST:PORT [ROOM] [NAME] [--timeout S] [--drop-every K] [--probe]\n");
+  process.stderr.write("usage: node botnode.mjs HOST:PORT [ROOM] [NAME] [--timeout S] [--drop-every K] [--probe] [--key KEY]\n");
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const pos = [];
-  const opts = { timeout: 120, dropEvery: 0, probe: false };
+  const opts = { timeout: 120, dropEvery: 0, probe: false, key: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--timeout") opts.timeout = Number(argv[++i]);
     else if (a === "--drop-every") opts.dropEvery = Number(argv[++i]);
     else if (a === "--probe") opts.probe = true;
+    else if (a === "--key") opts.key = argv[++i];
     else if (a === "-h" || a === "--help") usage();
     else if (a.startsWith("--")) usage(`unknown option ${a}`);
     else pos.push(a);
@@ -245,7 +256,9 @@ function main() {
   let lastSent = Date.now();
   let lastRecv = Date.now();
   let finished = false;
-  let state = "hello"; // hello -> finding -> seated -> done
+  let state = "host"; // host -> hello -> finding -> seated -> done
+  const where = `${args.host}:${args.port}`;
+  const notLanmatch = (why) => finish(2, `${where} is not a lanmatch host (${why})`);
   let mySeat = null;
   let roomName = args.room;
   let answered = -1; // the highest state_id we answered
@@ -266,6 +279,7 @@ function main() {
     finished = true;
     clearInterval(tick);
     clearTimeout(deadline);
+    clearTimeout(hostWait);
     if (code === 0) process.stdout.write(`${line}\n`);
     else process.stderr.write(`botnode: ${line}\n`);
     sock.end();
@@ -285,8 +299,10 @@ function main() {
     lastSent = Date.now();
   };
 
+  let hostWait = null;
   const deadline = setTimeout(() => fail(`timeout after ${args.timeout} s (state ${state}, seat ${mySeat}, ${acts} actions)`), args.timeout * 1000);
   const tick = setInterval(() => {
+    if (state === "host") return; // nothing is sent before the host frame (hostWait bounds the wait)
     const now = Date.now();
     if (now - lastRecv > DEAD_AFTER_MS) return fail(`host silent for ${DEAD_AFTER_MS / 1000} s: connection dead`);
     if (now - lastSent >= PING_AFTER_MS) send({ type: "ping" });
@@ -361,6 +377,7 @@ function main() {
   const handle = (msg) => {
     if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return fail("a frame that is not a map");
     if (typeof msg.type !== "string") return fail("a message without a string `type`");
+    if (state === "host" && msg.type !== "host") return notLanmatch(`it sent something else: a ${JSON.stringify(msg.type).slice(0, 40)} message first`);
     if (!Number.isInteger(msg.seq)) return fail(`a ${msg.type} without an integer seq`);
     received++;
     if (args.dropEvery > 0 && msg.seq > 1 && received % args.dropEvery === 0 && msg.type === "view" && !(msg.view && msg.view.outcome)) {
@@ -377,13 +394,35 @@ function main() {
     switch (msg.type) {
       case "ping":
         return; // receiving it is the point; our own pings go out on idle
+      case "host": {
+        if (state !== "host") return fail("a second host frame");
+        if (!Array.isArray(msg.versions) || !msg.versions.includes(PROTOCOL)) {
+          return finish(2, `${msg.name} speaks lanmatch protocol ${msg.protocol}; this lanmatch speaks ${PROTOCOL}: update the older side`);
+        }
+        if (typeof msg.nonce !== "string" || !/^[0-9a-f]{32}$/.test(msg.nonce)) return fail("a host frame without a nonce");
+        clearTimeout(hostWait);
+        state = "hello";
+        const hello = { type: "hello", protocol: PROTOCOL, name: args.name, agent: "bot", client: "lanmatch js botnode 2" };
+        if (args.key) {
+          verifier = verifierOf(args.key);
+          hello.profile = { name: args.name, proof: proofOf(verifier, msg.nonce) };
+        }
+        return send(hello);
+      }
+      case "bye":
+        return finish(1, `the host left: ${msg.reason}`);
+      case "profile":
+        return undefined; // our profile was registered (section 4)
       case "welcome":
         if (state !== "hello") return fail("a second welcome");
-        if (msg.protocol !== 1) return fail(`host speaks protocol ${msg.protocol}`);
+        if (msg.protocol !== PROTOCOL) return fail(`host speaks protocol ${msg.protocol}`);
         state = "finding";
         return send({ type: "list" });
       case "error":
         if (msg.fatal) return fail(`fatal error ${msg.code}: ${msg.message}`);
+        if (msg.code === "unknown_profile" && verifier) {
+          return send({ type: "register", profile: { name: args.name, verifier } });
+        }
         if (state === "finding" && (msg.code === "started" || msg.code === "room_full" || msg.code === "seat_taken")) {
           // the room dealt before we sat: wait for it to open again
           return setTimeout(() => send({ type: "list" }), 300);
@@ -444,20 +483,26 @@ function main() {
     }
   };
 
+  let verifier = null;
   sock.on("connect", () => {
-    send({ type: "hello", protocol: 1, name: args.name, agent: "bot", client: "lanmatch js botnode 1" });
+    // protocol 2: say nothing before the host's `host` frame (section 4)
+    hostWait = setTimeout(() => notLanmatch(`it did not answer as one within ${HOST_FRAME_MS / 1000} s`), HOST_FRAME_MS);
   });
   sock.on("data", (chunk) => {
     lastRecv = Date.now();
     inbuf = inbuf.length ? Buffer.concat([inbuf, chunk]) : chunk;
     while (!finished && inbuf.length >= 4) {
       const n = inbuf.readUInt32BE(0);
-      if (n === 0 || n > MAX_FRAME) return fail(`host sent a frame length of ${n}`);
+      if (n === 0 || n > MAX_FRAME) {
+        return state === "host" ? notLanmatch("it sent something else: not a lanmatch frame") : fail(`host sent a frame length of ${n}`);
+      }
       if (inbuf.length < 4 + n) break;
       const body = inbuf.subarray(4, 4 + n);
       inbuf = inbuf.subarray(4 + n);
       let msg;
-      try { msg = decode(body); } catch (e) { return fail(`bad frame from host: ${e.message}`); }
+      try { msg = decode(body); } catch (e) {
+        return state === "host" ? notLanmatch("it sent something else: not a lanmatch frame") : fail(`bad frame from host: ${e.message}`);
+      }
       handle(msg);
     }
     return undefined;

@@ -1,0 +1,184 @@
+"""Protocol 2 on the host, over real sockets on 127.0.0.1 (docs/protocol.md
+sections 4 and 12): the `host` frame first, profile proofs, `register`,
+protocol 1 still served, and `bye` when the host stops.
+
+Every store is a real sqlite file in `tmp_path`; every loop is bounded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import os
+import secrets
+import signal
+import subprocess
+import sys
+
+import pytest
+import trio
+from _net import LOOPBACK, RawPeer, first_line, start_host
+
+from lanmatch.net.discovery import check_alive
+from lanmatch.store import NEW_PROFILE_COINS, Store
+from lanmatch.store.db import key_hash
+
+
+def proof(key: str, nonce: str) -> str:
+    return hmac.new(bytes.fromhex(key_hash(key)), f"lanmatch-hello:{nonce}".encode(), hashlib.sha256).hexdigest()
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store.open_dir(tmp_path / "data", lock=True, durable=False)
+    yield s
+    s.close()
+
+
+async def test_the_host_speaks_first_with_a_fresh_nonce_and_welcome_is_seq_2(nursery):
+    host = await start_host(nursery)
+    nonces = set()
+    for _ in range(2):
+        p = await RawPeer.open(host.port)
+        first = await p.recv()  # sent before the peer says anything
+        assert {k: first[k] for k in ("type", "seq", "protocol", "versions", "name")} == {
+            "type": "host", "seq": 1, "protocol": 2, "versions": [1, 2], "name": "test host"}
+        assert first["server"].startswith("lanmatch ")
+        assert len(first["nonce"]) == 32 and not first["nonce"].strip("0123456789abcdef")
+        nonces.add(first["nonce"])
+        welcome = await p.hello("Ann")
+        assert (welcome["seq"], welcome["protocol"]) == (2, 2)
+        await p.aclose()
+    assert len(nonces) == 2
+
+
+async def test_a_protocol_1_hello_is_welcomed_in_protocol_1_with_its_key(nursery, store):
+    host = await start_host(nursery, store=store)
+    key = secrets.token_hex(16)
+    p = await RawPeer.open(host.port)
+    await p.send({"type": "hello", "protocol": 1, "name": "Old", "profile": {"name": "Old", "key": key}})
+    welcome = await p.expect("welcome")
+    assert welcome["protocol"] == 1 and welcome["profile"] == {"name": "Old", "balance": NEW_PROFILE_COINS}
+    await p.send({"type": "hello", "protocol": 1, "name": "Again"})  # a second hello: refused as before
+    assert (await p.expect("error"))["code"] == "hello_twice"
+    q = await RawPeer.open(host.port)
+    await q.send({"type": "hello", "protocol": 3, "name": "Future"})
+    err = await q.expect("error")
+    assert err["code"] == "protocol_version" and err["fatal"] and "1, 2" in err["message"] and "3" in err["message"]
+    for x in (p, q):
+        await x.aclose()
+
+
+async def test_a_profile_registers_with_its_verifier_and_proves_itself_later(nursery, store):
+    host = await start_host(nursery, store=store)
+    key = secrets.token_hex(16)
+    p = await RawPeer.open(host.port)
+    nonce = (await p.expect("host"))["nonce"]
+    welcome = await p.hello("Ann", profile={"name": "Ann", "proof": proof(key, nonce)})
+    assert welcome["profile"] is None and welcome["coins"] is True
+    err = await p.expect("error")
+    assert (err["code"], err["fatal"], err["ref"]) == ("unknown_profile", False, "hello")
+    await p.send({"type": "register", "profile": {"name": "Ann", "verifier": key_hash(key)}})
+    made = await p.expect("profile")
+    assert made["profile"] == {"name": "Ann", "balance": NEW_PROFILE_COINS}
+    await p.send({"type": "register", "profile": {"name": "Ann", "verifier": key_hash(key)}})  # once only
+    assert (await p.expect("error"))["code"] == "bad_register"
+    await p.send({"type": "create", "room": "Coins", "game": "colormatch", "seats": 2, "stake": 10})
+    assert (await p.expect("seated"))["seat"] == 0  # a coin room: the profile counts
+    await p.aclose()
+    assert [x.name for x in store.profiles()] == ["Ann"]
+
+    q = await RawPeer.open(host.port)  # a new connection: a new nonce, the same key
+    nonce2 = (await q.expect("host"))["nonce"]
+    assert nonce2 != nonce
+    stale = await q.hello("Ann", profile={"name": "ann", "proof": proof(key, nonce)})  # a replayed proof
+    assert stale["profile"] is None and (await q.expect("error"))["code"] == "wrong_key"
+    r = await RawPeer.open(host.port)
+    nonce3 = (await r.expect("host"))["nonce"]
+    good = await r.hello("Ann", profile={"name": "ann", "proof": proof(key, nonce3)})
+    assert good["profile"] == {"name": "Ann", "balance": NEW_PROFILE_COINS}
+    for x in (q, r):
+        await x.aclose()
+
+
+async def test_a_register_that_does_not_match_its_hello_is_refused(nursery, store):
+    host = await start_host(nursery, store=store)
+    key = secrets.token_hex(16)
+    p = await RawPeer.open(host.port)
+    nonce = (await p.expect("host"))["nonce"]
+    await p.hello("Ann")
+    await p.send({"type": "register", "profile": {"name": "Ann", "verifier": key_hash(key)}})  # no unknown profile
+    err = await p.expect("error")
+    assert (err["code"], err["fatal"], err["ref"]) == ("bad_register", False, "register")
+    q = await RawPeer.open(host.port)
+    nonce = (await q.expect("host"))["nonce"]
+    await q.hello("Bob", profile={"name": "Bob", "proof": proof(key, nonce)})
+    await q.expect("error", code="unknown_profile")
+    await q.send({"type": "register", "profile": {"name": "Bob", "verifier": key_hash("another key " * 2)}})
+    assert (await q.expect("error"))["code"] == "bad_register"
+    for x in (p, q):
+        await x.aclose()
+    assert store.profiles() == []
+
+
+async def test_a_host_that_stops_says_bye_to_every_peer(nursery):
+    async with trio.open_nursery() as inner:
+        host = await start_host(inner)
+        host.create_room("Table", game="colormatch", seats=3)
+        peers = [await RawPeer.open(host.port) for _ in range(2)]
+        await peers[0].hello("Ann")
+        await peers[0].send({"type": "join", "room": "Table"})
+        await peers[0].expect("seated")
+        await peers[1].hello("Bob")
+        inner.cancel_scope.cancel()
+    for p in peers:
+        bye = await p.expect("bye")
+        assert bye["host"] == "test host" and "closed the table" in bye["reason"]
+        assert await p.closed()
+        seqs = [m["seq"] for m in p.got]
+        assert seqs == list(range(1, len(seqs) + 1))
+        await p.aclose()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+async def test_lanmatch_host_stopped_by_a_signal_says_bye_first(tmp_path, signum):
+    cmd = [sys.executable, "-m", "lanmatch", "host", "--name", "Kitchen", "--bind", LOOPBACK, "--no-mdns",
+           "--data", str(tmp_path / "data")]
+    proc = await trio.lowlevel.open_process(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        line = await first_line(proc)
+        p = await RawPeer.open(int(line.split(b":")[-1]))
+        assert (await p.expect("host"))["name"] == "Kitchen"
+        await p.hello("Ann")
+        proc.send_signal(signum)
+        bye = await p.expect("bye", timeout=10)
+        assert bye["host"] == "Kitchen" and bye["reason"].startswith("Kitchen closed the table")
+        assert await p.closed(timeout=10)
+        with trio.fail_after(10):
+            assert await proc.wait() == 0
+        await p.aclose()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+async def test_a_liveness_probe_logs_at_debug_and_a_visit_at_info(nursery, caplog):
+    host = await start_host(nursery)
+    caplog.set_level(logging.DEBUG, logger="lanmatch.host")
+    assert await check_alive(LOOPBACK, host.port)  # the host frame answers; nothing else is said
+    probe = await RawPeer.open(host.port)
+    await probe.hello("probe", agent="bot")
+    await probe.aclose()
+    visitor = await RawPeer.open(host.port)
+    await visitor.hello("Ann")
+    await visitor.send({"type": "list"})
+    await visitor.expect("rooms")
+    await visitor.aclose()
+    with trio.fail_after(5):
+        while sum("gone" in r.getMessage() for r in caplog.records) < 3:
+            await trio.sleep(0.01)
+    gone = [(r.levelno, r.getMessage()) for r in caplog.records if "gone" in r.getMessage()]
+    assert [lvl for lvl, _ in gone] == [logging.DEBUG, logging.DEBUG, logging.INFO], gone
