@@ -120,9 +120,12 @@ def test_a_host_that_vanished_is_given_bounded_time_then_more_waiting_finds_it_b
         session.reconnect_for = 2.0
         scope = trio.CancelScope()
 
+        hosts: list = []
+
         async def first() -> None:
             with scope:
-                await _run_host(port)
+                async with trio.open_nursery() as n:
+                    hosts.append(await n.start(_run_host, port))
 
         nursery.start_soon(first)
         await trio.sleep(0.2)
@@ -131,6 +134,8 @@ def test_a_host_that_vanished_is_given_bounded_time_then_more_waiting_finds_it_b
         async def later() -> None:
             ui = session.ui
             await _wait(lambda: ui.screen == "rooms", "the rooms")
+            for conn in hosts[0]._conns.values():  # it vanishes: no goodbye (a kill, a pulled cable)
+                conn.farewell = None
             scope.cancel()  # the host vanishes
             await _wait(lambda: ui.reconnect_until is not None, "reconnecting")
             seen["title"] = screen_text(render_screen(ui, time.monotonic())).splitlines()[0]
@@ -228,10 +233,13 @@ def test_r_in_the_lobby_refreshes_the_balance(tmp_path):
         ui = session.ui
         await until(lambda: ui.screen == "rooms" and any(r["name"] == "Pot" and r["state"] == "playing"
                                                          for r in ui.rooms), "the other console's game", 20)
-        inp.send_text("r")
-        await until(lambda: ui.balance == 950, "the balance refreshed")
+        # the host tells every connection of the profile (issue 14, coins are
+        # live): the lobby's balance moves without a key
+        await until(lambda: ui.balance == 950, "the balance moved live")
         assert "Playing as Ann · 950 coins" in screen_text(render_screen(ui, 0.0))
-        assert "you hold 950" in ui.message
+        inp.send_text("r")  # and r still refreshes it (the same figure)
+        await asyncio_sleep(0.5)
+        assert ui.balance == 950
         inp.send_text("q")
 
     try:

@@ -73,11 +73,12 @@ async def test_a_connection_that_never_says_hello_gets_hello_timeout(nursery):
     host = await start_host(nursery, hello_timeout=1.5, dead_after=0.5, heartbeat=0.2)
     silent = await RawPeer.open(host.port)
     msg = await refused(silent, "hello_timeout")  # not dropped silently for its silence first
-    assert msg["seq"] == 1 and silent.got == [msg]  # and never pinged before hello
+    # the host's first frame (protocol 2), then the error: never pinged before hello
+    assert [m["type"] for m in silent.got] == ["host", "error"] and msg["seq"] == 2
     late = await RawPeer.open(host.port)
     await trio.sleep(1.0)  # past the silence and ping times, within the hello deadline
     welcome = await late.hello()
-    assert welcome["seq"] == 1  # docs/protocol.md section 2: `welcome` is the first message
+    assert welcome["seq"] == 2  # docs/protocol.md section 4: `welcome` follows the host's first frame
     await late.aclose()
     host.hello_timeout, host.dead_after, host.heartbeat = 0.5, 4.0, 1.0  # (for the connections to come)
     greeted = await RawPeer.open(host.port)

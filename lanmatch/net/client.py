@@ -49,7 +49,6 @@ from lanmatch.bots import make_bot
 from lanmatch.net.conn import Connection
 from lanmatch.protocol import (
     MAX_FRAME,
-    PROTOCOL_VERSION,
     RemoteProtocolError,
     check_host_message,
     decode_body,
@@ -241,7 +240,7 @@ class Client:
         """The protocol version this client says hello with."""
         if self.protocol is not None:
             return self.protocol
-        return 2 if PROTOCOL_2 else PROTOCOL_VERSION
+        return 2 if PROTOCOL_2 else 1  # the flag off: protocol 1, which every host of protocol 2 still serves
 
     async def connect_once(self, address: tuple[str, int], *, task_status=trio.TASK_STATUS_IGNORED) -> str:
         """Connect over TCP, hello, serve until the connection ends; returns why it ended.

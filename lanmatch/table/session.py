@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from lanmatch.protocol import view_to_wire
+from lanmatch.table.bucket import TokenBucket
 from lanmatch.table.effects import INFO, WARNING, StopRoom, Views, error_message
 from lanmatch.table.referee import Due, Rejected
 from lanmatch.table.room import Room, RoomError
@@ -290,8 +291,6 @@ class RoomSession:
 
     def _password_bucket(self, now: float) -> Any:
         if self._wrong is None:
-            from lanmatch.table.lobby import TokenBucket
-
             rate = self.lobby.limits.wrong_passwords
             self._wrong = TokenBucket(rate, rate, now)
         return self._wrong
@@ -320,10 +319,12 @@ class RoomSession:
     def _may_direct(self, peer: Peer, what: str) -> None:
         """The director directs the room; a finished room whose director has
         not dealt the rematch in `REMATCH_WAIT` seconds, any seated peer."""
+        d = self.director()
+        if d is peer:  # the director (a creator who watches, too)
+            return
         if peer.seat is None:
             raise RoomError("not_creator", f"Take a seat to {what}.")
-        d = self.director()
-        if d is None or d is peer or (what == "rematch" and self.open_rematch):
+        if d is None or (what == "rematch" and self.open_rematch):
             return
         if d is self.owner:
             raise RoomError("not_creator", f"Only the room's creator may {what}.")
