@@ -10,17 +10,8 @@ import argparse
 import sys
 
 from lanmatch import __version__
-from lanmatch.rules import GAMES, get_game
+from lanmatch.rules import GAMES, NAMED_TABLES, get_game
 
-
-class _NamedTables:
-    """The --table choices: the tables of the games that name theirs (read live)."""
-
-    def __contains__(self, name: object) -> bool:
-        return name in list(self)
-
-    def __iter__(self):
-        return iter([t for g in GAMES.values() if g.named_tables for t in g.tables])
 LEVELS = ("easy", "medium", "hard")
 
 
@@ -94,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--game", choices=GAMES, default=next(iter(GAMES)), help=_games_help())
     play.add_argument(
         "--table",
-        choices=_NamedTables(),
+        choices=NAMED_TABLES,
         default=None,
         help="Color Match table (default classic); see docs/rules/",
     )
@@ -159,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--no-mdns", action="store_true", help="do not advertise (HOST:PORT only)")
     host.add_argument("--room", default=None, metavar="NAME", help="pre-create a room for headless matches")
     host.add_argument("--game", choices=GAMES, default=next(iter(GAMES)), help="the --room's game: " + _games_help())
-    host.add_argument("--table", choices=_NamedTables(), default=None, help="the --room's table (default classic)")
+    host.add_argument("--table", choices=NAMED_TABLES, default=None, help="the --room's table (default classic)")
     host.add_argument("--seats", type=int, default=4, metavar="N", help="the --room's seats (default 4)")
     host.add_argument("--clock", type=_seconds, default=None, metavar="S", help="the --room's move clock in seconds")
     host.add_argument("--bots", choices=LEVELS, default="medium", help="level of the bots in empty seats")
@@ -256,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     sim.add_argument("--game", choices=GAMES, default=next(iter(GAMES)), help=_games_help())
-    sim.add_argument("--table", choices=_NamedTables(), default=None, help="the game's table (Color Match: default classic)")
+    sim.add_argument("--table", choices=NAMED_TABLES, default=None, help="the game's table (Color Match: default classic)")
     sim.add_argument("--players", type=int, default=4, metavar="N", help="seats: 2-6, Dominoes 2-4 (default 4)")
     sim.add_argument(
         "--bots",

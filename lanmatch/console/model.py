@@ -55,7 +55,7 @@ from lanmatch.console.render import (
 )
 from lanmatch.net.client import parse_address
 from lanmatch.protocol import CLOCKS
-from lanmatch.rules import GAMES, game_title, get_game
+from lanmatch.rules import GAMES, find_table, game_title, get_game
 from lanmatch.table import GUEST_MAX_SEATS, default_clock
 
 Intent = tuple
@@ -148,19 +148,14 @@ class HandItem:
 
 def bool_options(game: str, table: str | None) -> list[str]:
     """The on/off house options a table accepts (`stacking`, `jump_in`, ...)."""
-    spec = _table_spec(game, table)
+    spec = find_table(game, table)
     return [o for o in getattr(spec, "options", ()) if o not in NOT_OPTIONS]
 
 
 def takes_mode(game: str, table: str | None) -> bool:
-    return "mode" in getattr(_table_spec(game, table), "options", ())
+    return "mode" in getattr(find_table(game, table), "options", ())
 
 
-def _table_spec(game: str, table: str | None) -> Any:
-    g = GAMES.get(game)
-    if g is None:
-        return None
-    return g.tables.get(table or g.default_table) if g.named_tables else g.table()
 
 
 @dataclass
@@ -217,7 +212,7 @@ class RoomForm:
         if row == "game":
             return game_title(self.game)
         if row == "table":
-            spec = _table_spec(self.game, self.table)
+            spec = find_table(self.game, self.table)
             return spec.title if spec is not None else str(self.table)
         if row.startswith("opt:"):
             return "on" if self.options.get(row[4:]) else "off"
@@ -384,7 +379,7 @@ class Console:
 
     def table_spec(self) -> Any:
         """The declaration of the table (None for a game or table not registered here)."""
-        return _table_spec(self.game, self.table)
+        return find_table(self.game, self.table)
 
     def pieces(self) -> Pieces:
         """How this game's pieces are written (`render.pieces_of`)."""

@@ -17,9 +17,11 @@ from typing import Any
 from lanmatch.rules.errors import IllegalAction
 from lanmatch.rules.registry import (
     GAMES,
+    NAMED_TABLES,
     TABLE_NAMES,
     Game,
     TableInfo,
+    find_table,
     game_title,
     get_game,
     register,
@@ -52,10 +54,12 @@ def new_game(
 
 __all__ = [
     "GAMES",
+    "NAMED_TABLES",
     "TABLE_NAMES",
     "Game",
     "IllegalAction",
     "TableInfo",
+    "find_table",
     "game_title",
     "get_game",
     "new_game",

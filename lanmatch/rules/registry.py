@@ -162,15 +162,22 @@ def unregister_table(game: str, name: str) -> None:
 
 
 class _TableNames:
-    """Every table name of every game, read live (a table registered later is
-    in it): `name in TABLE_NAMES`, `list(TABLE_NAMES)`."""
+    """Every table name of every game (or, `named_only`, of the games that name
+    theirs: the command line's `--table`), read live (a table registered later
+    is in it): `name in TABLE_NAMES`, `list(TABLE_NAMES)`."""
+
+    def __init__(self, named_only: bool = False):
+        self.named_only = named_only
+
+    def _games(self) -> list[Game]:
+        return [g for g in GAMES.values() if g.named_tables or not self.named_only]
 
     def __contains__(self, name: object) -> bool:
-        return any(name in g.tables for g in GAMES.values())
+        return any(name in g.tables for g in self._games())
 
     def __iter__(self) -> Iterator[str]:
         seen: dict[str, None] = {}
-        for g in GAMES.values():
+        for g in self._games():
             seen.update(dict.fromkeys(g.tables))
         return iter(seen)
 
@@ -182,6 +189,16 @@ class _TableNames:
 
 
 TABLE_NAMES = _TableNames()
+NAMED_TABLES = _TableNames(named_only=True)
+
+
+def find_table(game: str, table: str | None) -> Any:
+    """The declaration of `game`'s table `table` (`None`: its default, or its
+    only one where the game leaves it unnamed); None for an unknown game or table."""
+    g = GAMES.get(game)
+    if g is None:
+        return None
+    return g.tables.get(table or g.default_table) if g.named_tables else g.table()
 
 
 def title_of(game: str, table: str | None) -> str:
