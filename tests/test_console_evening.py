@@ -352,3 +352,11 @@ def test_no_control_or_format_character_of_a_host_reaches_the_screen():
             for _style, fragment in line:
                 assert not any(c in fragment for c in CONTROLS), repr(fragment)
     assert "Bob\ufffd" in text(table) and "Kitchen\ufffd" in text(hosts) and "Den\ufffd" in text(ui)
+
+
+def test_a_bye_in_the_hosts_own_words_is_said_once():
+    """The host's `bye` says "Kitchen closed the table: the host stopped.";
+    the console said "Kitchen closed the table (Kitchen closed the table: ...)"."""
+    ui = Console("Ann", kind="join")
+    ui.on_bye({"type": "bye", "host": "Kitchen", "reason": "Kitchen closed the table: the host stopped."})
+    assert ui.message == "Kitchen closed the table: the host stopped."

@@ -644,6 +644,10 @@ class Console:
         """The host said goodbye before closing: say why, back to the lobby."""
         host = shown(str(msg.get("host") or self.host_label or "The host"))
         reason = str(msg.get("reason") or "").strip().rstrip(".")
+        if reason.startswith(f"{host} closed the table"):  # the host's own sentence says it all
+            self.say(shown(reason) + ".")
+            self.to_lobby()
+            return
         if reason[1:2].islower():
             reason = reason[:1].lower() + reason[1:]
         self.say(f"{host} closed the table" + (f" ({reason})." if reason else "."))
