@@ -1,6 +1,5 @@
 """A TCP service on 127.0.0.1 that is not lanmatch, for the tests of what a
-peer sends a stranger (docs/protocol.md section 4: nothing at all), and the
-way to run `lanmatch ...` with the protocol-2 flag switched on."""
+peer sends a stranger (docs/protocol.md section 4: nothing at all)."""
 
 from __future__ import annotations
 
@@ -9,11 +8,6 @@ import threading
 from typing import Any
 
 from _net import LOOPBACK
-
-# `python -c FLAGGED ARGS...` is `lanmatch ARGS...` with the protocol-2 flag
-# (`lanmatch.net.client.PROTOCOL_2`) switched on, as the lead will when the hosts speak it
-FLAGGED = ("import sys, lanmatch.net.client as c; c.PROTOCOL_2 = True; "
-           "from lanmatch.cli import main; sys.exit(main(sys.argv[1:]))")
 
 
 class Stranger:

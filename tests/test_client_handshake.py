@@ -1,14 +1,13 @@
 """The client's side of the protocol-2 handshake (docs/protocol.md section 4,
-behind the flag `lanmatch.net.client.PROTOCOL_2`): nothing is sent before the
+what every `Client` speaks): nothing is sent before the
 host's first frame, the profile travels as a proof and is registered where it
 is unknown, a stranger's service or another version is one line with no
 retry, and what a newer host sends that this client does not know is passed
 over.
 
-The hosts here are scripted on 127.0.0.1 (the real host speaks protocol 1
-until its side lands); the strangers are plain TCP services that record
-every byte they receive. `lanmatch bot ADDR` runs as a real process with the
-flag switched on.
+The hosts here are scripted on 127.0.0.1 (the real host's side is in
+tests/test_host_handshake.py); the strangers are plain TCP services that
+record every byte they receive. `lanmatch bot ADDR` runs as a real process.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from typing import Any
 import pytest
 import trio
 from _net import LOOPBACK
-from _stranger import FLAGGED, Stranger
+from _stranger import Stranger
 
 from lanmatch.net.client import BotNode, Client, NotLanmatch, profile_proof, profile_verifier
 from lanmatch.protocol import Decoder, encode_frame
@@ -180,7 +179,7 @@ async def test_after_a_good_connection_a_host_that_does_not_answer_is_a_drop_not
 
 
 async def test_a_protocol_1_client_passes_over_the_host_frame_and_what_it_does_not_know(nursery):
-    """The flag off: hello at once (protocol 1, the key as today); a newer
+    """`Client(protocol=1)` (an older peer): hello at once with the key; a newer
     host's `host` frame and a message of an unknown type count in `seq` and
     change nothing else; a `bye` is kept and ends the connection."""
     script = Script()
@@ -219,7 +218,7 @@ async def test_a_protocol_1_client_passes_over_the_host_frame_and_what_it_does_n
 ])
 def test_lanmatch_bot_at_a_strangers_port_sends_nothing_and_stops_with_one_line(answer, why):
     with Stranger(answer) as stranger:
-        run = subprocess.run([sys.executable, "-c", FLAGGED, "bot", f"{LOOPBACK}:{stranger.port}"],
+        run = subprocess.run([sys.executable, "-m", "lanmatch", "bot", f"{LOOPBACK}:{stranger.port}"],
                              capture_output=True, text=True, timeout=60)
         lines = [line for line in run.stderr.splitlines() if "lanmatch host" in line]
         assert run.returncode == 2, run.stderr
@@ -228,11 +227,8 @@ def test_lanmatch_bot_at_a_strangers_port_sends_nothing_and_stops_with_one_line(
         assert stranger.connections == 1 and bytes(stranger.received) == b""
 
 
-async def test_a_bot_node_at_a_strangers_port_exits_2_without_a_word_sent(nursery, monkeypatch):
-    """In process, the flag on: `BotNode.run` (what `lanmatch bot` runs) returns 2 at once."""
-    import lanmatch.net.client as client_module
-
-    monkeypatch.setattr(client_module, "PROTOCOL_2", True)
+async def test_a_bot_node_at_a_strangers_port_exits_2_without_a_word_sent(nursery):
+    """In process: `BotNode.run` (what `lanmatch bot` runs) returns 2 at once."""
     script = Script()
 
     async def serve(stream: trio.SocketStream) -> None:
@@ -243,17 +239,3 @@ async def test_a_bot_node_at_a_strangers_port_exits_2_without_a_word_sent(nurser
     node = BotNode("easy", retry_for=30)
     assert await node.run(address) == 2
     assert script.got == b"" and script.connections == 1
-
-
-def test_without_the_flag_a_stranger_still_gets_one_try_and_one_line():
-    """Protocol 1 (the flag off, as today): the hello has gone out, but a first
-    connection that ends without a welcome is not retried: `lanmatch bot`
-    exits 2 with one line."""
-    with Stranger(b"HTTP/1.1 400 Bad Request\r\n\r\n") as stranger:
-        run = subprocess.run([sys.executable, "-m", "lanmatch", "bot", f"{LOOPBACK}:{stranger.port}"],
-                             capture_output=True, text=True, timeout=60)
-        lines = [line for line in run.stderr.splitlines() if "lanmatch host" in line]
-        assert run.returncode == 2, run.stderr
-        assert len(lines) == 1 and lines[0].endswith(
-            f"{LOOPBACK}:{stranger.port} did not answer as a lanmatch host (it sent something else: not a lanmatch frame)")
-        assert stranger.connections == 1

@@ -27,7 +27,7 @@ import pytest
 import trio
 from _console import NEED_TMUX, Tmux, stop_process
 from _net import LOOPBACK
-from _stranger import FLAGGED, Stranger
+from _stranger import Stranger
 from test_console_app import ENV, _env, headless, until
 
 from lanmatch.console.app import Session, join_net
@@ -65,26 +65,6 @@ def test_an_unreachable_address_is_named_once_with_its_cause():
     session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
     assert session.ui.message == f"Cannot reach {LOOPBACK}:{port}: connection refused."
     assert session.ui.screen == "hosts"
-
-
-def test_without_the_flag_a_strangers_port_is_one_line_and_no_retry_loop():
-    """Protocol 1 (the flag off, as today): the console's hello has gone out,
-    but the first connection ended without a welcome: one line, the lobby,
-    and no reconnecting."""
-    with Stranger(b"HTTP/1.1 400 Bad Request\r\n\r\n") as stranger:
-
-        async def net(session: Session, nursery: trio.Nursery) -> None:
-            await join_net(session, nursery, join_args(stranger.port))
-
-        async def script(session: Session, inp) -> None:
-            await until(lambda: "lanmatch host" in session.ui.message, "the line")
-            await asyncio_sleep(1.0)  # time enough for a retry, if there were one
-            inp.send_text("q")
-
-        session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
-        assert session.ui.message == (f"{LOOPBACK}:{stranger.port} did not answer as a lanmatch host "
-                                      "(it sent something else: not a lanmatch frame).")
-        assert session.ui.screen == "hosts" and session.ui.status == "" and stranger.connections == 1
 
 
 async def _run_host(port: int, store: Store | None = None, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
@@ -160,28 +140,27 @@ def test_a_host_that_vanished_is_given_bounded_time_then_more_waiting_finds_it_b
 
 
 def test_a_host_that_says_goodbye_sends_the_console_to_the_lobby_and_is_not_retried():
-    """A host (scripted: the real host's `bye` is still to come) welcomes the
-    console, then says `bye` and closes: "Kitchen closed the table (...)",
-    the hosts screen, and no reconnect."""
-    state = {"connections": 0}
-
-    async def serve(stream: trio.SocketStream) -> None:
-        state["connections"] += 1
-        dec = Decoder()
-        with trio.move_on_after(5):
-            while dec.next_message() is None:  # the hello
-                dec.feed(await stream.receive_some(4096))
-            for msg in ({"type": "welcome", "seq": 1, "protocol": 1, "host": "Kitchen", "server": "x"},
-                        {"type": "rooms", "seq": 2, "rooms": []}):
-                await stream.send_all(encode_frame(msg))
-            await trio.sleep(0.5)
-            await stream.send_all(encode_frame({"type": "bye", "seq": 3, "reason": "The host is shutting down.",
-                                                "host": "Kitchen"}))
-        await trio.aclose_forcefully(stream)
+    """A real host welcomes the console, then stops (its task cancelled, as
+    Ctrl-C does): its `bye` reaches the console, which says it once, goes to
+    the hosts screen and does not reconnect."""
+    port = free_port()
 
     async def net(session: Session, nursery: trio.Nursery) -> None:
-        listeners = await nursery.start(partial(trio.serve_tcp, serve, 0, host=LOOPBACK))
-        await join_net(session, nursery, join_args(listeners[0].socket.getsockname()[1]))
+        scope = trio.CancelScope()
+
+        async def host() -> None:
+            with scope:
+                await _run_host(port)  # until cancelled
+
+        nursery.start_soon(host)
+        await trio.sleep(0.2)
+        await join_net(session, nursery, join_args(port))
+
+        async def later() -> None:
+            await _wait(lambda: session.ui.screen == "rooms", "the rooms")
+            scope.cancel()
+
+        nursery.start_soon(later)
 
     async def script(session: Session, inp) -> None:
         ui = session.ui
@@ -190,8 +169,8 @@ def test_a_host_that_says_goodbye_sends_the_console_to_the_lobby_and_is_not_retr
         inp.send_text("q")
 
     session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
-    assert session.ui.message == "Kitchen closed the table (the host is shutting down)."
-    assert state["connections"] == 1 and session.ui.status == ""
+    assert session.ui.message == "Kitchen closed the table: the host stopped."
+    assert session.ui.status == "" and session.ui.reconnect_until is None
 
 
 async def asyncio_sleep(seconds: float) -> None:
@@ -378,11 +357,11 @@ def test_a_host_killed_between_games_is_counted_down_and_rejoined_when_it_comes_
     (None, "it did not answer as one within 5 s"),
 ])
 def test_lanmatch_join_at_a_strangers_port_sends_nothing_and_says_one_line(tmp_path, answer, why):
-    """The protocol-2 flag on: `lanmatch join ADDR` at an HTTP-like service,
+    """`lanmatch join ADDR` at an HTTP-like service,
     or a silent one, sends it not one byte, says what it is in one line, and
     does not retry."""
     with Stranger(answer) as stranger:
-        cmd = f"{sys.executable} -c '{FLAGGED}' join --name Ann {LOOPBACK}:{stranger.port}"
+        cmd = f"{sys.executable} -m lanmatch join --name Ann {LOOPBACK}:{stranger.port}"
         with Tmux(cmd, _env(tmp_path)) as t:
             line = f"{LOOPBACK}:{stranger.port} is not a lanmatch host ({why})."
             screen = t.wait_for(lambda s: line in " ".join(s.split()), timeout=15)  # the message wraps at 80

@@ -19,6 +19,7 @@ import sys
 import pytest
 import trio
 from _net import LOOPBACK, RawPeer, first_line, start_host
+from _stranger import Stranger
 
 from lanmatch.net.discovery import check_alive
 from lanmatch.store import NEW_PROFILE_COINS, Store
@@ -163,6 +164,15 @@ async def test_lanmatch_host_stopped_by_a_signal_says_bye_first(tmp_path, signum
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+
+
+@pytest.mark.parametrize("answer", [b"HTTP/1.1 400 Bad Request\r\n\r\n", b"\x00\x00\x00\x03abc", None])
+async def test_a_liveness_probe_of_a_stranger_is_false_and_sends_it_nothing(answer):
+    """The lobby's TCP check (`check_alive`) of a port that is not a lanmatch
+    host: an HTTP answer, a frame that is not a `host` frame, or silence."""
+    with Stranger(answer) as stranger:
+        assert not await check_alive(LOOPBACK, stranger.port, timeout=0.5)
+    assert stranger.connections == 1 and bytes(stranger.received) == b""
 
 
 async def test_a_liveness_probe_logs_at_debug_and_a_visit_at_info(nursery, caplog):

@@ -12,10 +12,9 @@ given a `profile` (`{"name", "key"}`, e.g. from `lanmatch.net.profile`)
 brings it in every `hello`: a host with a store recognises it (coin rooms,
 stats).
 
-The handshake of protocol 2 (docs/protocol.md section 4), behind the flag
-`PROTOCOL_2` (off until the hosts speak it; `Client(protocol=2)` asks for it
-one client at a time): the client sends nothing at all before the host's
-first frame, a `host` message with a fresh `nonce`, has come (it waits
+The handshake is protocol 2's (docs/protocol.md section 4; `Client(protocol=1)`
+is kept only to test the host's service of older peers): the client sends
+nothing at all before the host's first frame, a `host` message with a fresh `nonce`, has come (it waits
 `HOST_WAIT` seconds). An address that answers otherwise (an HTTP server, a
 silent port, a host of a protocol this client does not speak) raises
 `NotLanmatch` with one line, the first time: no retry, nothing sent. Then
@@ -49,6 +48,7 @@ from lanmatch.bots import make_bot
 from lanmatch.net.conn import Connection
 from lanmatch.protocol import (
     MAX_FRAME,
+    PROTOCOL_VERSION,
     RemoteProtocolError,
     check_host_message,
     decode_body,
@@ -58,12 +58,6 @@ from lanmatch.protocol.framing import HEADER
 
 log = logging.getLogger("lanmatch.client")
 
-PROTOCOL_2 = False
-"""The flag of the protocol-2 handshake (docs/protocol.md section 4): when
-True, every `Client` (the console's, `BotNode`) waits for the host's `host`
-frame before it sends anything and proves its profile instead of sending its
-key. Off while hosts speak protocol 1 only (they send no first frame); the
-lead switches it on with the host side."""
 HOST_WAIT = 5.0  # seconds a protocol-2 peer waits for the host's first frame
 
 
@@ -197,7 +191,7 @@ class Client:
         self.agent = agent
         self.token = token
         self.profile = profile  # {"name", "key"}: its key (protocol 1) or a proof of it (2) goes in hello
-        self.protocol = protocol  # None: 2 when the flag PROTOCOL_2 is on, else PROTOCOL_VERSION
+        self.protocol = protocol  # None: PROTOCOL_VERSION (2); 1 only to test a host's service of old peers
         self.register = register  # protocol 2: register the profile where the host does not know it
         self.host_frame: dict[str, Any] | None = None  # protocol 2: the host's first frame on this connection
         self.answered = False  # a `host` frame came from this client's address (in this run)
@@ -238,9 +232,7 @@ class Client:
 
     def speaks(self) -> int:
         """The protocol version this client says hello with."""
-        if self.protocol is not None:
-            return self.protocol
-        return 2 if PROTOCOL_2 else 1  # the flag off: protocol 1, which every host of protocol 2 still serves
+        return PROTOCOL_VERSION if self.protocol is None else self.protocol
 
     async def connect_once(self, address: tuple[str, int], *, task_status=trio.TASK_STATUS_IGNORED) -> str:
         """Connect over TCP, hello, serve until the connection ends; returns why it ended.

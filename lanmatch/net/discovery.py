@@ -24,7 +24,6 @@ their own network namespace); the default (every interface) is for real use.
 from __future__ import annotations
 
 import logging
-import math
 import random
 import socket
 import time
@@ -149,9 +148,9 @@ class Advertiser:
 
 
 async def check_alive(address: str, port: int, timeout: float = 1.5) -> bool:
-    """Does a lanmatch host answer at `address:port`? (TCP: its `host` frame;
-    a protocol-1 host, silent for half the `timeout`, is asked with a `hello`)"""
-    from lanmatch.protocol import Decoder, encode_frame
+    """Does a lanmatch host answer at `address:port`? (TCP: its first frame is
+    `host`, within `timeout`; nothing is sent to it, as to any stranger)"""
+    from lanmatch.protocol import Decoder, RemoteProtocolError
 
     with trio.move_on_after(timeout):
         try:
@@ -161,24 +160,15 @@ async def check_alive(address: str, port: int, timeout: float = 1.5) -> bool:
         async with stream:
             try:
                 dec = Decoder()
-                asked = False
                 while True:
-                    data = None
-                    with trio.move_on_after(timeout / 2 if not asked else math.inf):
-                        data = await stream.receive_some(65536)
-                    if data is None:
-                        asked = True
-                        await stream.send_all(
-                            encode_frame({"type": "hello", "protocol": 1, "name": "probe", "agent": "bot"})
-                        )
-                        continue
+                    data = await stream.receive_some(65536)
                     if not data:
                         return False
                     dec.feed(data)
                     msg = dec.next_message()
                     if msg is not None:
-                        return msg.get("type") in ("host", "welcome")
-            except (OSError, trio.BrokenResourceError, ValueError):
+                        return msg.get("type") == "host"
+            except (OSError, trio.BrokenResourceError, RemoteProtocolError):
                 return False
     return False
 
