@@ -144,10 +144,13 @@ async def test_coin_rooms_refuse_guests_short_balances_and_wrong_keys(nursery, s
     assert welcome["profile"] is None
     err = await thief.expect("error")
     assert (err["code"], err["fatal"], err["ref"]) == ("wrong_key", False, "hello")
-    again = await RawPeer.open(host.port)  # the same profile twice at one table
+    again = await RawPeer.open(host.port)  # the same profile from another machine: its seat back, one seat
     await again.hello("Ann again", profile=ann_profile)
     await again.send({"type": "join", "room": "Big"})
-    assert (await again.expect("error"))["code"] == "profile_seated"
+    assert (await again.expect("seated"))["seat"] == 0
+    assert (await again.expect("room"))["room"]["seats"][0]["name"] == "Ann"
+    replaced = await ann.expect("error")
+    assert (replaced["code"], replaced["fatal"]) == ("replaced", True) and await ann.closed()
     for p in (guest, ann, thief, again):
         await p.aclose()
     assert [p.name for p in store.profiles()] == ["Ann"]
@@ -197,6 +200,43 @@ async def test_leaving_a_running_coin_game_forfeits_the_stake_and_pays_the_fee(n
     assert [(r.reason, r.src, r.amount) for r in rows if r.key == f"fee:{m.id}:0"] == [("fee", ann_id, 5)]
     assert not [r for r in rows if r.dst == ann_id]  # her seat's winnings, if any, went to the house
     assert store.stats("Ann").total.left == 1
+    conserved(store)
+
+
+async def test_the_same_profile_from_another_machine_takes_its_running_seat_back(nursery, store):
+    """Ann's console dies mid-game and her token is lost with it (another
+    machine, a wiped config): her profile joining the room again gets her
+    seat, her hand and no second stake; a connection still holding it is told
+    `replaced`. A different profile still gets a seat of its own or nothing."""
+    host = await start_host(nursery, store=store)
+    ann_profile = profile("Ann")
+    ann = await RawPeer.open(host.port)
+    await ann.hello("Ann", profile=ann_profile)
+    await ann.send({"type": "create", "room": "k", "game": "colormatch", "table": "classic", "seats": 2,
+                    "stake": 50, "bots": "easy", "clock": 60})
+    await ann.expect("seated", seat=0)
+    await ann.send({"type": "start"})
+    assert (await ann.expect("coins"))["reason"] == "stake"
+    hand = (await ann.expect("view"))["view"]["hand"]
+    other = await RawPeer.open(host.port)  # a second console of hers, while the first still holds the seat
+    await other.hello("Ann's laptop", profile=ann_profile)
+    await other.send({"type": "join", "room": "k"})
+    assert (await other.expect("seated"))["seat"] == 0
+    assert (await other.expect("view"))["view"]["hand"] == hand
+    assert (await ann.expect("error"))["code"] == "replaced" and await ann.closed()
+    await other.aclose()  # that one dies too: the seat waits for her
+    third = await RawPeer.open(host.port)
+    await third.hello("Ann", profile=ann_profile)
+    await third.send({"type": "join", "room": "k"})
+    assert (await third.expect("seated"))["seat"] == 0
+    assert (await third.expect("view"))["view"]["hand"] == hand
+    bob = await RawPeer.open(host.port)
+    await bob.hello("Bob", profile=profile("Bob"))
+    await bob.send({"type": "join", "room": "k"})
+    assert (await bob.expect("error"))["code"] == "started"  # a seat of its own, not hers
+    assert store.balance(store.find_profile("Ann").id) == 950  # one stake, not two
+    for p in (third, bob):
+        await p.aclose()
     conserved(store)
 
 

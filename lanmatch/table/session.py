@@ -334,8 +334,11 @@ class RoomSession:
         if peer.seat is not None:
             raise RoomError("in_room", f"You already sit at seat {peer.seat}.")
         p = peer.profile
-        if p is not None and any(q.id == p.id and self.room.seats[s] is not None for s, q in self.profile_of.items()):
-            raise RoomError("profile_seated", f"The profile {p.name!r} already sits at this table.")
+        mine = None if p is None else next(
+            (s for s, q in sorted(self.profile_of.items()) if q.id == p.id and self.room.seats[s] is not None), None)
+        if mine is not None:  # the same profile from another console or machine: its seat back
+            self._reseat(peer, mine, self.room.seats[mine].token)
+            return
         if self.room.options.get("mode") == "daily" and any(x is not None for x in self.room.seats):
             raise RoomError("room_full", "A daily deal seats one person beside its bots; make your own daily room.")
         if self.room.stake:
@@ -376,10 +379,17 @@ class RoomSession:
             self.out.error(peer, "bad_token", "That seat token is not known here (wrong, or the seat was freed).",
                            ref="hello")
             return
+        self._reseat(peer, seat, token)
+
+    def _reseat(self, peer: Peer, seat: int, token: str) -> None:
+        """`peer` takes `seat` back (by its token, or by the profile that sits
+        there): the connection that held it, if any, is told `replaced`."""
+        if peer.room is self:
+            self._detach(peer)  # a watcher of this room sits down
         old = self.seated.get(seat)
         if old is not None and old is not peer:
             old.room, old.seat = None, None
-            self.out.error(old, "replaced", "Your seat was taken over by a newer connection with its token.", fatal=True)
+            self.out.error(old, "replaced", "Your seat was taken over by a newer connection of yours.", fatal=True)
         peer.room, peer.seat = self, seat
         self.seated[seat] = peer
         self.awaited.discard(seat)
