@@ -651,6 +651,25 @@ def test_coin_refusals_and_a_taken_name_are_one_line():
     assert rich.message == "Bob no longer held the stake of 50: seat(s) freed."
 
 
+def test_enter_on_a_playing_room_asks_the_host_for_this_profiles_seat_there():
+    """From another machine (no token kept): a profile's Enter on a playing
+    room sends `join`; the host gives the seat back (said as a return) or says
+    `started` (one line: no seat of yours there). A guest is told at once."""
+    playing = [{**coin_rooms()[0], "state": "playing", "free": 0}]
+    ui = coin_lobby()
+    ui.on_message({"type": "rooms", "rooms": playing}, 0.0)
+    assert ui.press("enter") == [("send", "join", {"room": "Pot"})] and ui.picker is None
+    ui.on_message({"type": "error", "code": "started", "fatal": False, "ref": "join", "message": "host words"}, 0.0)
+    assert ui.message == "Pot is playing and you have no seat there; seats open again after the game."
+    assert ui.checking is None
+    assert ui.press("enter") == [("send", "join", {"room": "Pot"})]
+    ui.on_message({"type": "seated", "room": "Pot", "seat": 2, "token": "0" * 32}, 0.0)
+    assert ui.message == "Connected again: back at seat 2 of Pot." and ui.seat == 2
+    guest = coin_lobby(balance=None)
+    guest.on_message({"type": "rooms", "rooms": playing}, 0.0)
+    assert guest.press("enter") == [] and "Pot is playing" in guest.message
+
+
 def coin_table(balance: int = 1000) -> tuple[Console, object]:
     g = new_game("colormatch", table="classic", players=3, seed=3)
     to_seat0(g)

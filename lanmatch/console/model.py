@@ -88,6 +88,7 @@ REFUSALS = {
     "need_profile": "A coin room needs a profile at this host, and you have none: pick practice.",
     "insufficient_coins": "Too few coins for that stake (you hold {balance}): pick a smaller one.",
     "profile_seated": "Your profile already sits at this table (another console of yours?).",
+    "started": "{room} is playing and you have no seat there; seats open again after the game.",
     "bad_password": "Wrong password for {room}: Enter on the room tries again.",
 }
 PROFILE_REFUSED = {
@@ -530,6 +531,7 @@ class Console:
         elif typ == "seated":
             self.seat = msg.get("seat")
             self.watching = False
+            taken_back = (self.checking or {}).get("back") and self.checking.get("room") == msg.get("room")
             self.checking = None
             self.screen = "table" if self.msg and self.outcome is None else "waiting"
             back = self.returning
@@ -537,7 +539,7 @@ class Console:
                 self._resumed = back
                 self._last_n, self._last_step = back.get("n", 0), back.get("step")
                 self.say(f"Back at your seat {self.seat} of {msg.get('room')}.")
-            elif self._back:
+            elif self._back or taken_back:
                 self.say(f"Connected again: back at seat {self.seat} of {msg.get('room')}.")
             else:
                 self.say(f"You sit at seat {self.seat} of {msg.get('room')}.")
@@ -585,6 +587,8 @@ class Console:
             self._seat_gone()
             return
         room = (self.checking or {}).get("room") or "that room"
+        if code == "started" and (self.checking or {}).get("back"):
+            self.checking = None  # not this profile's seat: the sentence below says so
         if code == "bad_password" and self.checking is not None:
             self.checking = None
             self.picker = None
@@ -1240,6 +1244,9 @@ class Console:
     def _join_room(self, room: dict[str, Any], confirmed: bool = False) -> list[Intent]:
         watch = keymap.key_name("watch", "rooms")
         if room.get("state") == "playing":
+            if self.account is not None:  # the host gives a profile its seat back (from another machine, too)
+                self.checking = {"room": room["name"], "back": True}
+                return [("send", "join", {"room": room["name"]})]
             self.say(f"{room['name']} is playing; seats open again after the game ({watch} watches).")
             return []
         if not room.get("free"):
