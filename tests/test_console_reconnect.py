@@ -35,7 +35,6 @@ from lanmatch.console.model import Console
 from lanmatch.console.screen import render_screen, screen_text
 from lanmatch.net.client import Client
 from lanmatch.net.host import Host
-from lanmatch.protocol import Decoder, encode_frame
 from lanmatch.store import Store
 
 
@@ -368,5 +367,38 @@ def test_lanmatch_join_at_a_strangers_port_sends_nothing_and_says_one_line(tmp_p
             assert screen.count("is not a lanmatch host") == 1 and "hosts on your network" in screen
             time.sleep(1.5)  # a retry would show by now
             assert stranger.connections == 1 and bytes(stranger.received) == b""
+            t.keys("q")
+            t.wait_for_exit_line("Bye!")
+
+
+@NEED_TMUX
+def test_a_host_that_quits_mid_game_is_said_once_by_the_joined_console(tmp_path):
+    """`lanmatch play --lan` (bound to 127.0.0.1) and a friend's `lanmatch
+    join` at its address, two real terminals; a game starts; the host's
+    player quits with `q` `y`: the friend's console says who closed the
+    table, once, shows the hosts screen and does not reconnect."""
+    kim, ann = tmp_path / "kim", tmp_path / "ann"
+    kim.mkdir()
+    ann.mkdir()
+    with Tmux(f"{sys.executable} -m lanmatch play --lan --bind {LOOPBACK} --name Kim", _env(kim)) as host:
+        screen = host.wait_for(lambda s: "(port " in s and "Press s to start" in s, timeout=20)
+        port = int(re.search(r"\(port (\d+)\)", screen).group(1))
+        with Tmux(f"{sys.executable} -m lanmatch join --name Ann {LOOPBACK}:{port}", _env(ann)) as t:
+            t.wait_for(lambda s: "Rooms at" in s and "Kim's table" in s, timeout=20)
+            t.keys("Enter")
+            t.wait_for(lambda s: "A seat at Kim's table" in s)
+            t.keys("f")
+            t.wait_for(lambda s: "You sit at seat 1" in s)
+            host.keys("s")
+            t.wait_for(lambda s: "Your hand: 7 cards" in s, timeout=20)
+            host.keys("q")
+            host.wait_for(lambda s: "Leave?" in s)
+            host.keys("y")
+            screen = t.wait_for(lambda s: "hosts on your network" in s and "closed the table" in s, timeout=20)
+            assert screen.count("closed the table") == 1
+            assert re.search(r"\S+ closed the table: the host stopped\.", screen), screen
+            time.sleep(1.5)  # a reconnect would show by now
+            screen = t.screen()
+            assert "reconnecting" not in screen and "closed the table" in screen
             t.keys("q")
             t.wait_for_exit_line("Bye!")
