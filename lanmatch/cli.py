@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from lanmatch import __version__
+from lanmatch.protocol.messages import DEFAULT_PORT
 from lanmatch.rules import GAMES, NAMED_TABLES, get_game
 
 LEVELS = ("easy", "medium", "hard")
@@ -134,7 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     host.add_argument("--name", default=None, help="the name peers see (default: this machine's name)")
-    host.add_argument("--port", type=_port, default=0, metavar="N", help="TCP port (default: any free port)")
+    host.add_argument("--port", type=_port, default=None, metavar="N",
+                      help=f"TCP port (default: {DEFAULT_PORT}, or any free port when it is taken; 0: any free port)")
     host.add_argument(
         "--bind", default=None, metavar="ADDR", help="serve and advertise on this address only (default: every interface)"
     )

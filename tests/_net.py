@@ -10,6 +10,7 @@ import trio
 
 from lanmatch.net.client import BotNode
 from lanmatch.net.host import Host
+from lanmatch.net.tls import client_handshake
 from lanmatch.protocol import PROTOCOL_VERSION, Decoder, encode_frame
 
 LOOPBACK = "127.0.0.1"
@@ -35,14 +36,21 @@ class RawPeer:
         self.eof = False
 
     @classmethod
-    async def open(cls, port: int) -> RawPeer:
-        return cls(await trio.open_tcp_stream(LOOPBACK, port))
+    async def open(cls, port: int, *, tls: bool = True) -> RawPeer:
+        """A connection to 127.0.0.1:`port`, TLS as every lanmatch peer's
+        (`tls=False`: plain TCP, what a host of ours never serves)."""
+        stream = await trio.open_tcp_stream(LOOPBACK, port)
+        return cls(await client_handshake(stream) if tls else stream)
 
     async def send(self, msg: dict[str, Any]) -> None:
         await self.stream.send_all(encode_frame(msg))
 
     async def send_bytes(self, data: bytes) -> None:
         await self.stream.send_all(data)
+
+    async def send_eof(self) -> None:
+        """Half-close the TCP connection (under TLS: without a close_notify)."""
+        await getattr(self.stream, "transport_stream", self.stream).send_eof()
 
     async def recv(self, timeout: float = 3.0) -> dict[str, Any] | None:
         """The next message (None at EOF or reset).

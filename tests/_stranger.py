@@ -10,6 +10,14 @@ from typing import Any
 from _net import LOOPBACK
 
 
+def only_a_client_hello(data: bytes) -> bool:
+    """Is `data` one TLS handshake record holding a ClientHello, and nothing
+    else (what a lanmatch peer sends an address before it has answered)?"""
+    if len(data) < 9 or data[0] != 0x16 or data[1] != 0x03 or data[5] != 0x01:
+        return False
+    return len(data) == 5 + int.from_bytes(data[3:5], "big")
+
+
 class Stranger:
     """A TCP service on 127.0.0.1 that is not lanmatch: it answers `answer` at
     once (None: never) and records every byte it receives, on its own thread."""

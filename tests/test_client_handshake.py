@@ -23,10 +23,12 @@ from typing import Any
 import pytest
 import trio
 from _net import LOOPBACK
-from _stranger import Stranger
+from _stranger import Stranger, only_a_client_hello
 
 from lanmatch.net.client import BotNode, Client, NotLanmatch, profile_proof, profile_verifier
+from lanmatch.net.tls import Identity
 from lanmatch.protocol import Decoder, encode_frame
+from lanmatch.protocol.proofs import host_key
 from lanmatch.store.db import key_hash
 
 KEY = secrets.token_hex(16)
@@ -42,15 +44,23 @@ class Script:
     """A scripted host on 127.0.0.1: `serve(stream)` runs for each connection;
     every byte a peer sends is kept in `got`."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: bool = True) -> None:
         self.got = bytearray()
         self.connections = 0
         self.port = 0
+        self.tls = tls  # a lanmatch host speaks TLS (its certificate: `identity`); a stranger does not
+        self.identity = Identity.ephemeral()
 
     async def start(self, nursery: trio.Nursery, serve) -> tuple[str, int]:
         async def handler(stream: trio.SocketStream) -> None:
             self.connections += 1
             with trio.move_on_after(10):
+                if self.tls:
+                    stream = trio.SSLStream(stream, self.identity.server_context, server_side=True)
+                    try:
+                        await stream.do_handshake()
+                    except trio.BrokenResourceError:
+                        return
                 await serve(stream)
             await trio.aclose_forcefully(stream)
 
@@ -109,13 +119,14 @@ async def test_a_protocol_2_client_waits_for_the_host_proves_its_profile_and_reg
     hello = seen["hello"]
     assert hello["protocol"] == 2 and hello["name"] == "Ann" and hello["token"] == "t" * 32
     assert set(hello["profile"]) == {"name", "proof"} and hello["profile"]["name"] == "Ann"
-    want = hmac.new(bytes.fromhex(key_hash(KEY)), f"lanmatch-hello:{nonce}".encode(), hashlib.sha256).hexdigest()
-    assert hello["profile"]["proof"] == want
-    assert seen["register"] == {"type": "register", "profile": {"name": "Ann", "verifier": key_hash(KEY)}}
-    assert KEY.encode() not in script.got  # the key never travels
+    here = host_key(KEY, script.identity.fingerprint)  # the key at this host (its certificate's)
+    want = hmac.new(bytes.fromhex(key_hash(here)), f"lanmatch-hello:{nonce}".encode(), hashlib.sha256).hexdigest()
+    assert hello["profile"]["proof"] == want and client.fingerprint == script.identity.fingerprint
+    assert seen["register"] == {"type": "register", "profile": {"name": "Ann", "verifier": key_hash(here)}}
+    assert KEY.encode() not in script.got and here.encode() not in script.got  # no key travels
     assert client.account == {"name": "Ann", "balance": 1000} and client.balance == 1000
     assert client.seq == 4 and client.gaps == 0 and client.answered
-    assert profile_verifier(KEY) == key_hash(KEY) and profile_proof(key_hash(KEY), nonce) == want
+    assert profile_verifier(here) == key_hash(here) and profile_proof(key_hash(here), nonce) == want
 
 
 async def test_a_host_of_another_version_is_one_line_and_gets_nothing(nursery):
@@ -132,16 +143,23 @@ async def test_a_host_of_another_version_is_one_line_and_gets_nothing(nursery):
     assert script.got == b""
 
 
-@pytest.mark.parametrize(("answer", "why"), [
-    (b"HTTP/1.1 400 Bad Request\r\n\r\n", "it sent something else: not a lanmatch frame"),
-    (None, "it did not answer as one within 0.5 s"),
-    (encode_frame({"type": "welcome", "seq": 1, "protocol": 1, "host": "Old", "server": "x"}),
+@pytest.mark.parametrize(("tls", "answer", "why"), [
+    (False, b"HTTP/1.1 400 Bad Request\r\n\r\n", "it does not speak TLS 1.3, as every lanmatch host does"),
+    (False, None, "it did not answer as one within 0.5 s"),
+    (False, encode_frame({"type": "welcome", "seq": 1, "protocol": 1, "host": "Old", "server": "x"}),
+     "it does not speak TLS 1.3, as every lanmatch host does"),  # a host of an older lanmatch
+    (False, b"", "it does not speak TLS 1.3, as every lanmatch host does"),
+    (True, b"HTTP/1.1 400 Bad Request\r\n\r\n", "it sent something else: not a lanmatch frame"),
+    (True, None, "it did not answer as one within 0.5 s"),
+    (True, encode_frame({"type": "welcome", "seq": 1, "protocol": 1, "host": "Old", "server": "x"}),
      "its first message was not a lanmatch host's"),
-    (encode_frame({**host_frame("x" * 32)}), "its first message was not a lanmatch host's"),  # not a fresh nonce
-    (b"", "it closed the connection without answering as one"),
+    (True, encode_frame({**host_frame("x" * 32)}), "its first message was not a lanmatch host's"),  # not a fresh nonce
+    (True, b"", "it closed the connection without answering as one"),
 ])
-async def test_a_stranger_is_one_line_and_is_sent_nothing(nursery, answer, why):
-    script = Script()
+async def test_a_stranger_is_one_line_and_is_sent_nothing(nursery, tls, answer, why):
+    """A service that does not speak TLS gets one ClientHello; one that does
+    (and is not a lanmatch host) gets nothing inside it."""
+    script = Script(tls=tls)
 
     async def serve(stream: trio.SocketStream) -> None:
         if answer == b"":
@@ -157,7 +175,9 @@ async def test_a_stranger_is_one_line_and_is_sent_nothing(nursery, answer, why):
         await client.connect_once(address)
     assert str(e.value) == f"{LOOPBACK}:{address[1]} is not a lanmatch host ({why})"
     await trio.sleep(0.2)
-    assert script.got == b"" and not client.answered
+    # (a service that closes at once may not have read even the ClientHello)
+    assert (only_a_client_hello(script.got) or script.got == b"" if not tls else script.got == b"")
+    assert not client.answered
 
 
 async def test_after_a_good_connection_a_host_that_does_not_answer_is_a_drop_not_a_stranger(nursery):
@@ -213,7 +233,7 @@ async def test_a_protocol_1_client_passes_over_the_host_frame_and_what_it_does_n
 
 
 @pytest.mark.parametrize(("answer", "why"), [
-    (b"HTTP/1.1 400 Bad Request\r\n\r\n", "it sent something else: not a lanmatch frame"),
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n", "it does not speak TLS 1.3, as every lanmatch host does"),
     (None, "it did not answer as one within 5 s"),
 ])
 def test_lanmatch_bot_at_a_strangers_port_sends_nothing_and_stops_with_one_line(answer, why):
@@ -224,12 +244,13 @@ def test_lanmatch_bot_at_a_strangers_port_sends_nothing_and_stops_with_one_line(
         assert run.returncode == 2, run.stderr
         assert len(lines) == 1 and lines[0].endswith(f"{LOOPBACK}:{stranger.port} is not a lanmatch host ({why})")
         assert "cannot connect" not in run.stderr  # no retry loop
-        assert stranger.connections == 1 and bytes(stranger.received) == b""
+        assert stranger.connections == 1 and only_a_client_hello(bytes(stranger.received))
 
 
 async def test_a_bot_node_at_a_strangers_port_exits_2_without_a_word_sent(nursery):
-    """In process: `BotNode.run` (what `lanmatch bot` runs) returns 2 at once."""
-    script = Script()
+    """In process: `BotNode.run` (what `lanmatch bot` runs) returns 2 at once,
+    having sent only its TLS ClientHello."""
+    script = Script(tls=False)
 
     async def serve(stream: trio.SocketStream) -> None:
         await stream.send_all(b"SSH-2.0-OpenSSH_9.6\r\n")
@@ -238,4 +259,4 @@ async def test_a_bot_node_at_a_strangers_port_exits_2_without_a_word_sent(nurser
     address = await script.start(nursery, serve)
     node = BotNode("easy", retry_for=30)
     assert await node.run(address) == 2
-    assert script.got == b"" and script.connections == 1
+    assert only_a_client_hello(script.got) and script.connections == 1

@@ -30,6 +30,7 @@ from lanmatch.console.model import Console
 from lanmatch.console.screen import render_screen, screen_text
 from lanmatch.net.client import BotNode
 from lanmatch.net.discovery import Browser
+from lanmatch.net.tls import short_fingerprint
 from lanmatch.rules import new_game
 from lanmatch.store import Store
 
@@ -268,7 +269,10 @@ def test_quick_play_on_the_lan_is_advertised_and_a_bot_node_can_take_a_seat():
     seats = actor.public()["seats"]
     assert seats[0]["name"] == "Ann" and seats[1]["name"] == "visitor" and seats[2]["kind"] == "bot"
     assert actor.room.games == 1
-    assert "Advertised on your network" in session.ui.banner
+    fp = session.host.fingerprint
+    assert session.ui.banner == f"Friends: lanmatch join {LOOPBACK}:{session.port} · key {short_fingerprint(fp)}"
+    assert found["host"].txt["fp"] == fp  # the advert names the certificate
+    assert found["node"].fingerprint == fp
 
 
 async def test_create_room_with_a_seed_deals_that_seed_over_the_wire(nursery):

@@ -305,7 +305,7 @@ class Racer(RawPeer):
 async def test_two_honest_peers_racing_every_window_are_never_cut_off(nursery):
     host = await start_host(nursery, rate=3.0, burst=10.0)  # scaled down: the races come faster than 3 a second
     host.create_room("race", game="colormatch", table="standard", seats=4, bot_level="easy", first_directs=True)
-    a, b = [Racer(await trio.open_tcp_stream("127.0.0.1", host.port)) for _ in range(2)]
+    a, b = [Racer((await RawPeer.open(host.port)).stream) for _ in range(2)]
     for name, p in (("a", a), ("b", b)):
         await p.hello(name)
         await p.send({"type": "join", "room": "race"})

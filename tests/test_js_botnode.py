@@ -15,12 +15,14 @@ import os
 import re
 import selectors
 import shutil
+import ssl
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from _stranger import only_a_client_hello
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTNODE = ROOT / "tests" / "js" / "botnode.mjs"
@@ -166,6 +168,27 @@ def test_js_botnode_registers_its_profile_then_proves_it(tmp_path: Path) -> None
         assert [p.name for p in s.profiles()] == ["jsbot"]
 
 
+def test_js_botnode_pins_the_hosts_certificate_by_fingerprint(tmp_path: Path) -> None:
+    """`--fp` of the host's certificate (what its mDNS `fp=` says) plays; any
+    other fingerprint is refused in one line, exit 2, before a word is sent."""
+    from lanmatch.net.tls import CERT_FILE, fingerprint
+
+    proc, addr = _start_host(tmp_path, HEADLESS)
+    try:
+        pem = (tmp_path / "data" / "lanmatch" / CERT_FILE).read_text()
+        der = ssl.PEM_cert_to_DER_cert(pem)
+        wrong = subprocess.run([NODE, str(BOTNODE), addr, "R", "--fp", "0" * 64, "--timeout", "25"],
+                               capture_output=True, text=True, timeout=30)
+        right = subprocess.run([NODE, str(BOTNODE), addr, "R", "--fp", fingerprint(der), "--timeout", "25"],
+                               capture_output=True, text=True, timeout=30)
+    finally:
+        _stop(proc)
+    assert wrong.returncode == 2 and "not the pinned " + "0" * 64 in wrong.stderr, wrong.stderr
+    assert right.returncode == 0 and OUTCOME.match(right.stdout.strip()), right.stderr
+    log = (tmp_path / "host.log").read_text(errors="replace")
+    assert "js-test" in log and log.count("gone: ") >= 1
+
+
 class _Stranger:
     """A TCP service on 127.0.0.1 that is not lanmatch: it records every byte
     it is sent and, if `answer`, says it at once."""
@@ -204,7 +227,7 @@ class _Stranger:
 
 @pytest.mark.parametrize(
     ("answer", "why"),
-    [(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", "not a lanmatch frame"),
+    [(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", "does not speak TLS 1.3"),
      (b"", "did not answer as one within 5 s")],
 )
 def test_js_botnode_sends_a_stranger_nothing_and_says_so_in_one_line(answer: bytes, why: str) -> None:
@@ -217,4 +240,4 @@ def test_js_botnode_sends_a_stranger_nothing_and_says_so_in_one_line(answer: byt
     assert res.returncode == 2, res.stderr
     (line,) = res.stderr.strip().splitlines()
     assert f"127.0.0.1:{stranger.port} is not a lanmatch host" in line and why in line, line
-    assert stranger.got == b""
+    assert only_a_client_hello(stranger.got)  # the TLS handshake's first message, and nothing else

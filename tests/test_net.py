@@ -300,7 +300,7 @@ async def test_truncated_frame_then_eof_changes_nothing(nursery):
     await p.hello()
     frame = encode_frame({"type": "list"})
     await p.send_bytes(frame[:-2])
-    await p.stream.send_eof()
+    await p.send_eof()
     assert await p.closed()
     assert len(host.rooms) == 1
     await assert_still_playing(actor)

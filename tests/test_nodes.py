@@ -122,7 +122,7 @@ async def test_a_killed_host_is_dropped_by_the_browser(nursery):
             procs.append(p)
             buf = b""
             with trio.fail_after(20):
-                while buf.count(b"\n") < 2:
+                while b"\nadvertised " not in buf or not buf.endswith(b"\n"):
                     chunk = await p.stdout.receive_some(256)
                     assert chunk, "a host printed nothing"
                     buf += chunk

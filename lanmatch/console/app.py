@@ -58,8 +58,11 @@ from lanmatch.console.logfile import log_path, write_log
 from lanmatch.console.model import RECONNECT_FOR, Console, HostRow, Intent
 from lanmatch.console.screen import render_screen
 from lanmatch.net.client import Client, NotLanmatch, not_welcomed, parse_address, reach_error, where
+from lanmatch.net.hostbook import HostBook
 from lanmatch.net.seats import SavedSeat, SeatBook
+from lanmatch.net.tls import Identity
 from lanmatch.rules import get_game
+from lanmatch.store.paths import default_data_dir
 from lanmatch.table import AUTOPILOT_PACE
 
 log = logging.getLogger("lanmatch.console")
@@ -276,6 +279,8 @@ class Session:
         self.hooks: list[Callable[[ConsoleClient, dict[str, Any]], None]] = []
         self.profile: dict[str, str] | None = None  # `lanmatch join`: brought in every hello
         self.seats: SeatBook | None = None  # `lanmatch join`: where seat tokens are kept (quick play keeps none)
+        self.hosts: HostBook | None = None  # `lanmatch join`: the known hosts and their pins
+        self.trusted: tuple[tuple[str, int], str] | None = None  # quick play: its own host's address and fingerprint
         self.reconnect_for = RECONNECT_FOR  # seconds of failed reconnects before the host is said gone
         self._keep_waiting: trio.Event | None = None
 
@@ -405,7 +410,13 @@ class Session:
         assert self.nursery is not None
         if saved is None and self.seats is not None:
             saved = self.seats.find(self.ui.name, host, port, now=time.time())
-        client = ConsoleClient(self, self.ui.name, address=(host, port), saved=saved, profile=self.profile)
+        client = ConsoleClient(self, self.ui.name, address=(host, port), saved=saved, profile=self.profile,
+                               hosts=self.hosts)
+        # a host found over mDNS must show the certificate its advert names
+        client.expect_fingerprint = next((h.fingerprint for h in self.ui.hosts
+                                          if (h.address, h.port) == (host, port) and h.fingerprint), None)
+        if self.trusted is not None and (host, port) == self.trusted[0]:
+            client.expect_fingerprint = self.trusted[1]  # quick play's own host, in this process
         client.hooks = list(self.hooks)
         if saved is not None:
             self.ui.expect_seat({"room": saved.room, "seat": saved.seat, "n": saved.n, "step": saved.step,
@@ -581,7 +592,15 @@ async def play_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
     ui = session.ui
     host_name = getattr(args, "host_name", None) or socket.gethostname()
     want_port = getattr(args, "port", None) or 0
-    host = Host(host_name)
+    identity = Identity.ephemeral()  # alone at this machine: nothing kept, no friend pins it
+    if args.lan:
+        try:  # the machine's own TLS key, made at the first start: friends pin it
+            identity, _made = Identity.load_or_make(default_data_dir(), host_name)
+        except (OSError, ValueError) as e:
+            session.exit_code = 1
+            session.quit(f"lanmatch play: cannot keep the host's TLS key: {e}")
+            return
+    host = Host(host_name, tls=identity)
     session.host = host
     await nursery.start(host.run)
     bind = (args.bind or None) if args.lan else "127.0.0.1"
@@ -605,10 +624,21 @@ async def play_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
         first_directs=True,  # you sit first: with --lan, only you start and rematch
     )
     if args.lan:
-        ui.banner = f"Open to your network on port {port}: friends join with `lanmatch join`."
+        ui.banner = _friends_line(host, port, bind)
         nursery.start_soon(_advertise, session, host, port, bind)
     session.hooks = [_auto_seat(room, start=not args.lan)]
-    session.connect(bind if bind not in (None, "", "0.0.0.0") else "127.0.0.1", port, host_name)
+    mine = bind if bind not in (None, "", "0.0.0.0") else "127.0.0.1"
+    session.trusted = ((mine, port), host.fingerprint)
+    session.connect(mine, port, host_name)
+
+
+def _friends_line(host: Any, port: int, bind: str | None) -> str:
+    """What friends type, and the fingerprint their lobby shows (to compare)."""
+    from lanmatch.net.discovery import local_addresses
+    from lanmatch.net.tls import short_fingerprint
+
+    address = bind if bind not in (None, "", "0.0.0.0") else local_addresses()[0]
+    return f"Friends: lanmatch join {address}:{port} · key {short_fingerprint(host.fingerprint)}"
 
 
 async def _advertise(session: Session, host: Any, port: int, bind: str | None) -> None:
@@ -616,9 +646,7 @@ async def _advertise(session: Session, host: Any, port: int, bind: str | None) -
 
     adv = Advertiser(host.name, port, bind=bind)
     try:
-        name = await adv.start(host.summary())
-        session.ui.banner = (f"Advertised on your network as {name.split('._lanmatch')[0]!r} (port {port}): "
-                             "friends join with `lanmatch join`.")
+        await adv.start(host.summary())
         session.invalidate()
         await adv.follow(host)
     except Exception as e:  # zeroconf's failures are many: the table goes on without mDNS
@@ -665,7 +693,8 @@ async def _browse(session: Session, interfaces: list[str] | None) -> None:
             while True:
                 ui.set_hosts([
                     HostRow(h.label, h.address, h.port, h.txt.get("rooms", "?"), h.txt.get("free", "?"),
-                            h.txt.get("games", ""), h.txt.get("pw") == "1", h.txt.get("playing", ""))
+                            h.txt.get("games", ""), h.txt.get("pw") == "1", h.txt.get("playing", ""),
+                            h.txt.get("fp", ""))
                     for h in browser.hosts.values()
                 ])
                 session.invalidate()
@@ -744,6 +773,7 @@ def main_join(args: Any) -> int:
     session = Session(ui, net)
     session.profile = profile
     session.seats = SeatBook()
+    session.hosts = HostBook()
     return run_session(session, "lanmatch join")
 
 

@@ -135,6 +135,7 @@ class HostRow:
     games: str = ""
     password: bool = False
     playing: str = ""  # rooms playing (a newer host's TXT `playing`; "" when it does not say)
+    fingerprint: str = ""  # its certificate's, as its TXT `fp` says ("" when it does not)
 
 
 @dataclass

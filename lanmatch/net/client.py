@@ -33,12 +33,11 @@ with its seat token. It stops when the match ends (unless `stay`), and exits
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 import os
 import random
 import socket
+import time
 from typing import Any
 
 import trio
@@ -46,7 +45,10 @@ import trio
 from lanmatch import __version__
 from lanmatch.bots import make_bot
 from lanmatch.net.conn import Connection
+from lanmatch.net.hostbook import HostBook
+from lanmatch.net.tls import client_handshake, fingerprint_of, short_fingerprint
 from lanmatch.protocol import (
+    DEFAULT_PORT,
     MAX_FRAME,
     PROTOCOL_VERSION,
     RemoteProtocolError,
@@ -55,6 +57,7 @@ from lanmatch.protocol import (
     view_from_wire,
 )
 from lanmatch.protocol.framing import HEADER
+from lanmatch.protocol.proofs import hello_proof, host_key, profile_verifier, rekey_proof
 
 log = logging.getLogger("lanmatch.client")
 
@@ -64,19 +67,24 @@ HOST_WAIT = 5.0  # seconds a protocol-2 peer waits for the host's first frame
 class NotLanmatch(Exception):
     """The address is not a lanmatch host this client can talk to (a stranger's
     service, a silent port, another protocol): `str(e)` is the one line to say.
-    Nothing was sent to it."""
+    Nothing was sent to it (but a TLS ClientHello)."""
 
 
-def profile_verifier(key: str) -> str:
-    """What a host keeps of a profile's key (`lanmatch.store.db.key_hash`):
-    SHA-256 of "lanmatch-profile:" + key, lowercase hex."""
-    return hashlib.sha256(f"lanmatch-profile:{key}".encode()).hexdigest()
+class HostChanged(NotLanmatch):
+    """The host showed another certificate than the one pinned for its name
+    (or than its mDNS advert says): someone may stand in for it. Nothing was
+    sent to it; `str(e)` names both fingerprints and what to do."""
+
+    def __init__(self, name: str, pinned: str, seen: str, why: str = "pinned"):
+        self.name, self.pinned, self.seen = name, pinned, seen
+        was = "this machine pinned" if why == "pinned" else "its advert on the network says"
+        super().__init__(
+            f"WARNING: {name!r} showed a certificate other than the one {was} "
+            f"({short_fingerprint(pinned)}), now {short_fingerprint(seen)}: someone may be standing in for it. "
+            f"Nothing was sent. If its host really was reinstalled: lanmatch hosts --forget {name!r}")
 
 
-def profile_proof(verifier: str, nonce: str) -> str:
-    """The proof of a protocol-2 `hello`: HMAC-SHA256 under the verifier's
-    bytes of "lanmatch-hello:" + the host frame's nonce, lowercase hex."""
-    return hmac.new(bytes.fromhex(verifier), f"lanmatch-hello:{nonce}".encode(), hashlib.sha256).hexdigest()
+profile_proof = hello_proof  # its name here before protocol 3
 
 
 def reach_error(e: BaseException) -> str:
@@ -134,7 +142,10 @@ async def first_frame(stream: trio.abc.Stream, address: tuple[str, int], wait: f
     async def exactly(n: int) -> bytes:
         data = bytearray()
         while len(data) < n:
-            chunk = await stream.receive_some(n - len(data))
+            try:
+                chunk = await stream.receive_some(n - len(data))
+            except trio.BrokenResourceError:  # TLS closed without its close_notify
+                chunk = b""
             if not chunk:
                 raise NotLanmatch(f"{not_host} (it closed the connection without answering as one)")
             data += chunk
@@ -154,11 +165,11 @@ async def first_frame(stream: trio.abc.Stream, address: tuple[str, int], wait: f
     raise NotLanmatch(f"{not_host} (it did not answer as one within {wait:g} s)")
 
 
-def parse_address(text: str, default_port: int | None = None) -> tuple[str, int]:
-    """`HOST:PORT` as (host, port).
+def parse_address(text: str, default_port: int | None = DEFAULT_PORT) -> tuple[str, int]:
+    """`HOST:PORT` (or `HOST`: the default port) as (host, port).
 
     Raises:
-        ValueError: no port, or a port outside 1-65535, with a sentence.
+        ValueError: no port where `default_port` is None, or a port outside 1-65535, with a sentence.
     """
     host, sep, port = text.rpartition(":")
     if not sep:
@@ -186,6 +197,8 @@ class Client:
         profile: dict[str, str] | None = None,
         protocol: int | None = None,
         register: bool = True,
+        tls: bool = True,
+        hosts: HostBook | None = None,
     ):
         self.name = name
         self.agent = agent
@@ -193,6 +206,11 @@ class Client:
         self.profile = profile  # {"name", "key"}: its key (protocol 1) or a proof of it (2) goes in hello
         self.protocol = protocol  # None: PROTOCOL_VERSION (2); 1 only to test a host's service of old peers
         self.register = register  # protocol 2: register the profile where the host does not know it
+        self.tls = tls  # TLS 1.3 from the first byte (False: plain TCP, for the benchmark's comparison only)
+        self.hosts = hosts  # the known hosts' pins (None: nothing pinned, nothing remembered)
+        self.expect_fingerprint: str | None = None  # the advert's `fp=`, when the address came from mDNS
+        self.fingerprint: str | None = None  # the certificate the host showed on this connection
+        self._rekey: dict[str, Any] | None = None  # a `wrong_key` held back while a legacy register is tried
         self.host_frame: dict[str, Any] | None = None  # protocol 2: the host's first frame on this connection
         self.answered = False  # a `host` frame came from this client's address (in this run)
         self.bye: dict[str, Any] | None = None  # the host's goodbye (it closes the connection)
@@ -263,14 +281,19 @@ class Client:
         self.host_frame = None
         self.bye = None
         self._registered = False
+        self._rekey = None
+        self.fingerprint = None
         first = None
-        if self.speaks() >= 2:
+        if self.speaks() >= 2 or self.tls:
             try:
-                first = await self._host_frame(stream, address)
-            except NotLanmatch:
+                if self.tls:
+                    stream = await self._tls(stream, address)
+                if self.speaks() >= 2:
+                    first = await self._host_frame(stream, address)
+            except NotLanmatch as e:
                 with trio.CancelScope(shield=True):
                     await trio.aclose_forcefully(stream)
-                if self.answered:
+                if self.answered and not isinstance(e, HostChanged):
                     return "no_host_frame"
                 raise
             except (OSError, trio.BrokenResourceError, trio.ClosedResourceError):
@@ -289,13 +312,40 @@ class Client:
             self.conn = None
         return conn.close_reason or "closed"
 
+    async def _tls(self, stream: trio.abc.Stream, address: tuple[str, int] | None) -> trio.SSLStream:
+        """The TLS handshake (only a ClientHello goes out before it is done).
+
+        Raises:
+            NotLanmatch: the address does not speak TLS 1.3 within `host_wait`.
+            HostChanged: its certificate is not the one its advert names.
+        """
+        not_host = f"{where(address or ('?', 0))} is not a lanmatch host"
+        try:
+            tls = await client_handshake(stream, self.host_wait)
+        except trio.TooSlowError:
+            raise NotLanmatch(f"{not_host} (it did not answer as one within {self.host_wait:g} s)") from None
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            raise NotLanmatch(f"{not_host} (it does not speak TLS 1.3, as every lanmatch host does)") from None
+        self.fingerprint = fingerprint_of(tls)
+        if self.expect_fingerprint is not None and self.expect_fingerprint != self.fingerprint:
+            raise HostChanged(where(address or ("?", 0)), self.expect_fingerprint, self.fingerprint, why="advert")
+        return tls
+
     async def _host_frame(self, stream: trio.abc.Stream, address: tuple[str, int] | None) -> dict[str, Any]:
-        """The host's first frame, whose versions hold ours.
+        """The host's first frame, whose versions hold ours; its name's pin checked
+        (and, on first use, kept).
 
         Raises:
             NotLanmatch: see `first_frame`, or a host of other versions (always).
+            HostChanged: the host of that name showed another certificate before.
         """
         msg = await first_frame(stream, address or ("?", 0), self.host_wait)
+        if self.fingerprint is not None and self.hosts is not None:
+            known = self.hosts.pinned(msg["name"])
+            if known is not None and known.fingerprint != self.fingerprint:
+                raise HostChanged(msg["name"], known.fingerprint, self.fingerprint)
+            if address is not None:
+                self.hosts.remember(msg["name"], address[0], address[1], self.fingerprint, time.time())
         self.answered = True
         mine = self.speaks()
         if mine not in msg["versions"]:
@@ -312,11 +362,17 @@ class Client:
             hello["token"] = self.token
         if self.profile is not None:
             if self.host_frame is not None:
-                proof = profile_proof(profile_verifier(self.profile["key"]), self.host_frame["nonce"])
+                proof = profile_proof(profile_verifier(self._key()), self.host_frame["nonce"])
                 hello["profile"] = {"name": self.profile["name"], "proof": proof}
             else:
                 hello["profile"] = {"name": self.profile["name"], "key": self.profile["key"]}
         return hello
+
+    def _key(self) -> str:
+        """The profile's key at this host: per host under TLS (`host_key`)."""
+        assert self.profile is not None
+        key = self.profile["key"]
+        return host_key(key, self.fingerprint) if self.fingerprint is not None else key
 
     def close(self) -> None:
         if self.conn is not None:
@@ -341,6 +397,7 @@ class Client:
             self.welcomed = True
             self._account(msg.get("profile"))
         elif typ == "profile":
+            self._rekey = None
             self._account(msg["profile"])
         elif typ == "coins":
             self.balance = msg["balance"]
@@ -371,6 +428,10 @@ class Client:
                 self.token, self.seat, self.room_name, self.room, self.view_msg = None, None, None, None, None
             elif msg["code"] == "unknown_profile" and msg.get("ref") == "hello":
                 self._register()
+            elif msg["code"] == "wrong_key" and msg.get("ref") == "hello" and self._register_legacy(msg):
+                return  # said only if the legacy register fails too
+            elif msg["code"] == "bad_register" and self._rekey is not None:
+                msg, self._rekey = self._rekey, None  # the host keeps that name under another key: its wrong_key
             if msg["fatal"]:
                 self.fatal = msg
         self.on_message(msg)
@@ -389,13 +450,26 @@ class Client:
         self.account = profile if isinstance(profile, dict) else None
         self.balance = self.account.get("balance") if self.account is not None else None
 
+    def _register_legacy(self, wrong_key: dict[str, Any]) -> bool:
+        """Protocol 3, first use of the per-host key at a host that keeps the
+        profile under its protocol-1/2 key: move it (`register` with `legacy`,
+        bound to this host's certificate and nonce). True if it was tried."""
+        if (self.host_frame is None or self.profile is None or self.fingerprint is None or self._registered
+                or self.speaks() < 3):
+            return False
+        self._registered, self._rekey = True, wrong_key
+        new = profile_verifier(self._key())
+        legacy = rekey_proof(profile_verifier(self.profile["key"]), self.host_frame["nonce"], self.fingerprint, new)
+        self.send("register", profile={"name": self.profile["name"], "verifier": new, "legacy": legacy})
+        return True
+
     def _register(self) -> None:
         """Protocol 2, first use at this host: make the profile with its verifier (once)."""
         if self.host_frame is None or self.profile is None or not self.register or self._registered:
             return
         self._registered = True
         self.send("register", profile={"name": self.profile["name"],
-                                       "verifier": profile_verifier(self.profile["key"])})
+                                       "verifier": profile_verifier(self._key())})
 
     def on_message(self, msg: dict[str, Any]) -> None:
         """Override: called for every host message, after the bookkeeping."""

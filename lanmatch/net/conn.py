@@ -34,6 +34,7 @@ import contextlib
 import itertools
 import logging
 import math
+import ssl
 from collections.abc import Callable
 from typing import Any
 
@@ -94,9 +95,12 @@ class Connection:
         label: str = "",
         hello_timeout: float = math.inf,
         frame_timeout: float = math.inf,
+        tls: ssl.SSLContext | None = None,
     ):
         self.id = next(_ids)
         self.stream = stream
+        self.tls = tls  # a server context: `run` first does the TLS handshake (within `hello_timeout`)
+        self.secure = tls is None  # False until the handshake is done: nothing is written in clear
         self.numbered = numbered
         self.heartbeat = heartbeat
         self.dead_after = dead_after
@@ -138,12 +142,13 @@ class Connection:
         return True
 
     def close(self, reason: str, final: dict[str, Any] | None = None) -> None:
-        """Close: after sending `final` (if the outbox has room), or at once."""
+        """Close: after sending `final` (if the outbox has room and the TLS
+        handshake is done), or at once."""
         if self.closed:
             return
         self._closed()
         self.close_reason = reason
-        if final is not None:
+        if final is not None and self.secure:
             try:
                 self._send.send_nowait(final)
                 self._send.send_nowait(_CLOSE)
@@ -169,6 +174,8 @@ class Connection:
                 self._scope = nursery.cancel_scope
                 if self.closed:  # closed before it ran
                     nursery.cancel_scope.cancel()
+                if self.tls is not None and not await self._handshake():
+                    return
                 nursery.start_soon(self._reader, handler)
                 nursery.start_soon(self._writer)
                 nursery.start_soon(self._heartbeat)
@@ -179,9 +186,26 @@ class Connection:
             if self.close_reason is None:
                 self.close_reason = "closed"
             with trio.CancelScope(shield=True), trio.move_on_after(1.0):
-                if cancelled and self.farewell is not None and self._sending_since is None:
+                if cancelled and self.farewell is not None and self._sending_since is None and self.secure:
                     await self._say_farewell()
                 await trio.aclose_forcefully(self.stream)
+
+    async def _handshake(self) -> bool:
+        """The server's side of the TLS handshake, within `hello_timeout`; False
+        (the connection closed: `tls_failed`, `hello_timeout`) if it fails. A
+        peer speaking plain TCP gets at most the TLS library's alert."""
+        tls = trio.SSLStream(self.stream, self.tls, server_side=True, https_compatible=False)
+        with trio.move_on_after(self.hello_timeout) as scope:
+            try:
+                await tls.do_handshake()
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                self.close("tls_failed")
+                return False
+        if scope.cancelled_caught:
+            self.close("hello_timeout")
+            return False
+        self.stream, self.secure = tls, True
+        return True
 
     async def _say_farewell(self) -> None:
         """The last message of a connection cancelled from outside, written
@@ -332,11 +356,16 @@ class Connection:
                 self.send({"type": "ping"})
 
 
-async def refuse(stream: trio.abc.Stream, code: str, message: str, *, timeout: float = 1.0) -> None:
+async def refuse(stream: trio.abc.Stream, code: str, message: str, *, timeout: float = 1.0,
+                 tls: ssl.SSLContext | None = None) -> None:
     """Answer a connection the host will not serve with one fatal `error`
-    (numbered 1, as the first message of a host's connection is) and close it."""
+    (numbered 1, as the first message of a host's connection is; inside TLS
+    when `tls` is the host's context) and close it, all within `timeout`."""
     frame = encode_frame({"seq": 1, "type": "error", "code": code, "message": message, "fatal": True, "ref": None})
     with trio.move_on_after(timeout), contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+        if tls is not None:
+            stream = trio.SSLStream(stream, tls, server_side=True, https_compatible=False)
+            await stream.do_handshake()
         await stream.send_all(frame)
     with trio.CancelScope(shield=True), trio.move_on_after(timeout):
         await trio.aclose_forcefully(stream)

@@ -51,6 +51,7 @@ def txt_record(summary: dict[str, Any]) -> dict[str, str]:
         "free": str(summary.get("free", 0)),
         "games": ",".join(summary.get("games", ())),
         "pw": "1" if summary.get("password") else "0",
+        **({"fp": summary["fp"]} if summary.get("fp") else {}),  # the host's certificate (docs/protocol.md 9)
     }
 
 
@@ -148,14 +149,21 @@ class Advertiser:
 
 
 async def check_alive(address: str, port: int, timeout: float = 1.5) -> bool:
-    """Does a lanmatch host answer at `address:port`? (TCP: its first frame is
-    `host`, within `timeout`; nothing is sent to it, as to any stranger)"""
+    """Does a lanmatch host answer at `address:port`? (TLS, then its first
+    frame is `host`, within `timeout`; nothing but a ClientHello is sent to
+    it, as to any stranger)"""
+    from lanmatch.net.tls import client_handshake
     from lanmatch.protocol import Decoder, RemoteProtocolError
 
     with trio.move_on_after(timeout):
         try:
-            stream = await trio.open_tcp_stream(address, port)
+            tcp = await trio.open_tcp_stream(address, port)
         except OSError:
+            return False
+        try:
+            stream = await client_handshake(tcp, timeout)
+        except (OSError, trio.BrokenResourceError, trio.TooSlowError):
+            await trio.aclose_forcefully(tcp)
             return False
         async with stream:
             try:

@@ -47,6 +47,7 @@ import trio
 
 from lanmatch.net.conn import FRAME_TIMEOUT, HELLO_TIMEOUT, Connection, escape, refuse
 from lanmatch.net.keeper import StoreKeeper
+from lanmatch.net.tls import Identity
 from lanmatch.protocol import RemoteProtocolError, check_outgoing_host
 from lanmatch.store import Store
 from lanmatch.table import AUTOPILOT_PACE
@@ -124,8 +125,13 @@ class Host:
         wrong_passwords: float = Limits.wrong_passwords,
         new_profiles: int = Limits.new_profiles,
         page: int = Limits.page,
+        tls: Identity | bool = True,
     ):
         self.name = name
+        # every connection is TLS 1.3 (docs/protocol.md section 1): this identity's, or the process's
+        # own (True); False serves plain TCP, for the benchmark that sets the two side by side only
+        self.identity = Identity.ephemeral() if tls is True else (tls or None)
+        self.fingerprint = self.identity.fingerprint if self.identity is not None else None
         self.max_connections = max_connections  # None: set by `run` from the open-file limit
         self.max_per_address = max_per_address
         self.hello_timeout = hello_timeout
@@ -148,6 +154,7 @@ class Host:
             bot_delay=bot_delay,
             person_bot_delay=person_bot_delay,
             nonces=random.SystemRandom(),
+            fingerprint=self.fingerprint,
         )
         self._nursery: trio.Nursery | None = None
         self.changed = trio.Event()  # set when the room list changes (the advertiser waits on it)
@@ -198,9 +205,17 @@ class Host:
         self.changed.set()
         self.changed = trio.Event()
 
+    @property
+    def _tls_context(self):
+        return self.identity.server_context if self.identity is not None else None
+
     def summary(self) -> dict[str, Any]:
-        """What the mDNS TXT record tells: open rooms, free seats, games, passwords."""
-        return self.lobby.summary()
+        """What the mDNS TXT record tells: open rooms, free seats, games,
+        passwords, and the certificate's fingerprint."""
+        summary = self.lobby.summary()
+        if self.fingerprint is not None:
+            summary["fp"] = self.fingerprint
+        return summary
 
     def execute(self, effects: list[Any]) -> None:
         """Carry out what the lobby or a room session decided, in order."""
@@ -292,10 +307,10 @@ class Host:
         refused = self._admit(address)
         if refused is not None:
             log.info("refused a connection from %s: %s", address, refused[0])
-            await refuse(stream, *refused)
+            await refuse(stream, *refused, tls=self._tls_context)
             return
         conn = Connection(stream, numbered=True, outbox=self.outbox, heartbeat=self.heartbeat, dead_after=self.dead_after,
-                          hello_timeout=self.hello_timeout, frame_timeout=self.frame_timeout)
+                          hello_timeout=self.hello_timeout, frame_timeout=self.frame_timeout, tls=self._tls_context)
         conn.address = address
         self._conns[conn.id] = conn
         if address is not None:

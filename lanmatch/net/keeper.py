@@ -121,6 +121,17 @@ class StoreKeeper:
         """Make the profile a protocol-2 peer registers from its verifier (as `profile` does from a key)."""
         return self._profile(lambda: self.store.profile_from_verifier(name, verifier, self.clock()))
 
+    def rekey(self, profile: Profile, old: str, new: str) -> tuple[int, tuple[str, str] | None]:
+        """Move `profile` from verifier `old` to `new` (protocol 3's per-host
+        key): `(balance, None)`, or `(0, (code, sentence))`."""
+        try:
+            if not self.store.rekey(profile.id, old, new):
+                return 0, ("wrong_key", "That profile's key changed meanwhile; try again.")
+            return self.store.balance(profile.id), None
+        except (StoreError, sqlite3.Error) as e:
+            self._failed("move a profile to its new key", e)
+            return 0, ("store_failed", f"{STORE_FAILED}: your profile is not recognised now; practice rooms still work.")
+
     def profile_by_id(self, profile_id: int) -> Profile:
         """A stored profile (resuming a match).
 

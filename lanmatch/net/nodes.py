@@ -14,15 +14,18 @@ import logging
 import signal
 import socket
 import sys
+import time
 from functools import partial
 from typing import Any
 
 import trio
 
 from lanmatch.net.client import BotNode, parse_address
-from lanmatch.net.discovery import Advertiser, Browser
+from lanmatch.net.discovery import Advertiser, Browser, local_addresses
 from lanmatch.net.host import Host
 from lanmatch.net.profile import ensure_profile, profile_path
+from lanmatch.net.tls import Identity, short_fingerprint
+from lanmatch.protocol import DEFAULT_PORT
 from lanmatch.store import Store, StoreError, default_data_dir
 from lanmatch.table import RoomError
 
@@ -74,9 +77,17 @@ async def host_main(args: Any, *, task_status=trio.TASK_STATUS_IGNORED) -> int:
     """Run a host node until a signal (or cancellation). Returns the exit status:
     2 when it cannot listen (said in one line, before anything is made), 1 when
     its store cannot be used."""
-    where = f"{args.bind or '*'}:{args.port}"
+    port = DEFAULT_PORT if args.port is None else args.port
+    where = f"{args.bind or '*'}:{port}"
     try:
-        listeners = await trio.open_tcp_listeners(args.port, host=args.bind)
+        try:
+            listeners = await trio.open_tcp_listeners(port, host=args.bind)
+        except OSError:
+            if args.port is not None:
+                raise
+            # the default port is taken (another host here): any free one, said on the next lines
+            listeners = await trio.open_tcp_listeners(0, host=args.bind)
+            log.info("port %d is taken: serving on another one", DEFAULT_PORT)
     except OSError as e:  # the port is taken, or the address is not this machine's
         print(f"lanmatch host: cannot listen on {where}: {e.strerror or e}", file=sys.stderr)
         return 2
@@ -91,16 +102,41 @@ async def host_main(args: Any, *, task_status=trio.TASK_STATUS_IGNORED) -> int:
             print(f"lanmatch host: cannot use the data directory {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return 1
     try:
-        return await _serve(args, store, task_status, listeners)
+        identity = open_identity(args)
+    except (OSError, ValueError) as e:
+        for listener in listeners:
+            await listener.aclose()
+        if store is not None:
+            store.close()
+        print(f"lanmatch host: cannot keep the host's TLS key: {e}", file=sys.stderr)
+        return 1
+    try:
+        return await _serve(args, store, task_status, listeners, identity)
     finally:
         if store is not None:
             store.close()
 
 
-async def _serve(args: Any, store: Store | None, task_status: Any, listeners: list) -> int:
+def open_identity(args: Any) -> Identity:
+    """The host's TLS key and certificate, kept in its data directory (`--data
+    DIR`, default `default_data_dir()`, with or without a store: friends pin
+    it), made at the first start.
+
+    Raises:
+        OSError, ValueError: the files cannot be made or read (`Identity.load_or_make`).
+    """
+    data = getattr(args, "data", None) or default_data_dir()
+    t0 = time.perf_counter()
+    identity, made = Identity.load_or_make(data, getattr(args, "name", None) or socket.gethostname())
+    if made:
+        log.info("made the host's TLS key and certificate in %s (%.0f ms)", data, (time.perf_counter() - t0) * 1000)
+    return identity
+
+
+async def _serve(args: Any, store: Store | None, task_status: Any, listeners: list, identity: Identity) -> int:
     name = args.name or socket.gethostname()
     limits = {} if getattr(args, "new_profiles", None) is None else {"new_profiles": max(0, args.new_profiles)}
-    host = Host(name, bot_delay=getattr(args, "bot_delay", 0.0) or 0.0, store=store, **limits)
+    host = Host(name, bot_delay=getattr(args, "bot_delay", 0.0) or 0.0, store=store, tls=identity, **limits)
     adv: Advertiser | None = None
     with trio.CancelScope() as scope:
         async with trio.open_nursery() as nursery:
@@ -109,6 +145,11 @@ async def _serve(args: Any, store: Store | None, task_status: Any, listeners: li
             port = await nursery.start(partial(host.listen, listeners=listeners))
             log.info("host %r listening on %s:%d", name, args.bind or "*", port)
             print(f"listening {args.bind or '0.0.0.0'}:{port}", flush=True)
+            print(f"fingerprint {short_fingerprint(identity.fingerprint)} (friends' lobbies show the same: "
+                  "compare them)", flush=True)
+            addresses = [args.bind] if args.bind else local_addresses()
+            print("join from another machine: " + ", ".join(
+                f"lanmatch join {a}" + ("" if port == DEFAULT_PORT else f":{port}") for a in addresses), flush=True)
             if args.room and args.room in host.rooms:
                 log.info("--room %s: resumed from the store (its stored settings hold)", args.room)
             elif args.room:

@@ -19,25 +19,21 @@ the host says the token is unknown; an entry older than `KEEP_FOR` is
 dropped when the file is read. (A host's goodbye keeps it: a host with a
 store resumes its games when it starts again.)
 
-The file is small and written whole, to a temporary file renamed into place
-(a crash never leaves half of it; no fsync: it holds seats, not coins). A
-file that cannot be read is taken as empty (and replaced at the next write);
-a file that cannot be written is logged, and the console plays on.
+The file is small and written whole (`lanmatch.net.jsonfile`: renamed into
+place, 0600). A file that cannot be read is taken as empty (and replaced at
+the next write); a file that cannot be written is logged, and the console
+plays on.
 """
 
 from __future__ import annotations
 
-import json
-import logging
 import os
-import secrets
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from lanmatch.net.jsonfile import read_json, write_private_json
 from lanmatch.store.paths import config_dir
-
-log = logging.getLogger("lanmatch.seats")
 
 FILE_NAME = "seats.json"
 KEEP_FOR = 12 * 3600.0  # seconds: an evening; older entries are forgotten
@@ -87,13 +83,7 @@ class SeatBook:
 
     def load(self, now: float) -> list[SavedSeat]:
         """Every entry not older than `KEEP_FOR` at `now` (a time.time()), newest first."""
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return []
-        except (OSError, ValueError) as e:
-            log.warning("the seats file %s cannot be read (%s): taken as empty", self.path, e)
-            return []
+        data = read_json(self.path, "seats")
         seats = [s for s in map(_seat, data.get("seats", []) if isinstance(data, dict) else []) if s is not None]
         seats = [s for s in seats if now - s.saved <= KEEP_FOR]
         return sorted(seats, key=lambda s: s.saved, reverse=True)
@@ -125,18 +115,7 @@ class SeatBook:
             self._write(kept)
 
     def _write(self, seats: list[SavedSeat]) -> None:
-        path = self.path
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-        try:
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"seats": [asdict(s) for s in seats]}, f)
-                f.write("\n")
-            os.replace(tmp, path)
-        except OSError as e:
-            tmp.unlink(missing_ok=True)
-            log.warning("the seats file %s cannot be written: %s", path, e.strerror or e)
+        write_private_json(self.path, {"seats": [asdict(s) for s in seats]}, "seats")
 
 
 __all__ = ["FILE_NAME", "KEEP_FOR", "MAX_SEATS", "SavedSeat", "SeatBook"]

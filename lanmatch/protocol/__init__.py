@@ -22,6 +22,7 @@ from lanmatch.protocol.framing import (
 from lanmatch.protocol.messages import (
     ACTION_TYPES,
     CLOCKS,
+    DEFAULT_PORT,
     PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,
     build_host,
@@ -39,6 +40,7 @@ __all__ = [
     "MAX_FRAME",
     "PROTOCOL_VERSION",
     "PROTOCOL_VERSIONS",
+    "DEFAULT_PORT",
     "Decoder",
     "LocalProtocolError",
     "ProtocolError",

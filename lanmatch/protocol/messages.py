@@ -26,10 +26,12 @@ from typing import Any
 from lanmatch.protocol.framing import LocalProtocolError, RemoteProtocolError
 from lanmatch.rules import GAMES, TABLE_NAMES
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """Bumped for any change a peer of the previous version could not follow."""
-PROTOCOL_VERSIONS = (1, 2)
+PROTOCOL_VERSIONS = (1, 2, 3)
 """The versions a host speaks (its `host` frame's `versions`; docs/protocol.md section 4)."""
+DEFAULT_PORT = 7272
+"""The TCP port a host serves unless told otherwise (`lanmatch join NAME` needs no port then)."""
 
 TABLES = TABLE_NAMES  # the registry declares them (live: GAMES and TABLE_NAMES follow `register`)
 LEVELS = ("easy", "medium", "hard")
@@ -245,9 +247,11 @@ def profile() -> Check:
 
 
 def registration() -> Check:
-    """The profile of a `register`: `{name, verifier}`."""
+    """The profile of a `register`: `{name, verifier}`, and (protocol 3, a
+    profile the host keeps under its protocol-1/2 key) `legacy`, the proof
+    that moves it to the new verifier."""
 
-    spec = {"name": req(s(1, 32)), "verifier": req(hex64())}
+    spec = {"name": req(s(1, 32)), "verifier": req(hex64()), "legacy": opt(hex64())}
 
     def check(v: Any) -> Any:
         _fields(spec, v, True, "the profile")

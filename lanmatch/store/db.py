@@ -623,6 +623,19 @@ class Store:
             row = c.execute("SELECT id, name, created FROM profiles WHERE name = ?", (" ".join(str(name).split()),)).fetchone()
             return Profile(*row) if row else None
 
+    def rekey(self, profile_id: int, old: str, new: str) -> bool:
+        """Replace profile `profile_id`'s verifier `old` by `new` (protocol 3's
+        per-host key); False (nothing changed) if it is no longer `old`.
+
+        Raises:
+            ValueError: `new` is not 64 lowercase hex digits.
+        """
+        if not isinstance(new, str) or len(new) != 64 or new.strip("0123456789abcdef"):
+            raise ValueError("a profile verifier is 64 lowercase hex digits")
+        with self._write(money=True) as c:
+            return c.execute("UPDATE profiles SET key_hash = ? WHERE id = ? AND key_hash = ?",
+                             (new, profile_id, old)).rowcount == 1
+
     def verifier_of(self, name: str) -> tuple[Profile, str] | None:
         """The profile called `name` (any case) and the hash of its key (its
         verifier: protocol 2's proofs are checked against it), or None."""

@@ -21,7 +21,6 @@ hello) belongs here, in one place: every connection comes in through
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from lanmatch.protocol import (
     RemoteProtocolError,
     check_peer_message,
 )
+from lanmatch.protocol.proofs import hello_proof, rekey_proof
 from lanmatch.rules import GAMES
 from lanmatch.table.bucket import TokenBucket
 from lanmatch.table.effects import INFO, NOTIFY, Outbox, Post, StartRoom
@@ -76,6 +76,7 @@ class Peer:
     errors: int = 0
     nonce: str | None = None  # the `host` frame's (protocol 2's proofs are HMACs of it)
     unknown: tuple[str, str] | None = None  # a protocol-2 hello's unknown profile (name, proof): `register` may follow
+    rekey: tuple[Any, str, str] | None = None  # (profile, its stored verifier, the hello's proof): a legacy `register` may follow
     closed: bool = False  # its connection has closed (the I/O layer says so at once)
     tags: dict[str, Any] = field(default_factory=dict)
     address: str = ""  # the peer's IP address ("" when unknown): the per-address limits
@@ -87,10 +88,7 @@ def guest_name(name: str) -> str:
     return name[: 32 - len(tag)].rstrip() + tag
 
 
-def proof_of(verifier: str, nonce: str) -> str:
-    """Protocol 2's profile proof: HMAC-SHA256 of "lanmatch-hello:" + `nonce`
-    under the verifier's bytes (docs/protocol.md section 4)."""
-    return hmac.new(bytes.fromhex(verifier), f"lanmatch-hello:{nonce}".encode(), hashlib.sha256).hexdigest()
+proof_of = hello_proof  # its name here before protocol 3
 
 
 class Lobby:
@@ -111,8 +109,10 @@ class Lobby:
         bot_delay: float = 0.0,
         person_bot_delay: float = AUTOPILOT_PACE,
         nonces: Any = None,
+        fingerprint: str | None = None,
     ):
         self.name = name
+        self.fingerprint = fingerprint  # the host's TLS certificate's (None: plain TCP); legacy profiles move with it
         self.rng = rng  # tokens and deals (the host passes random.SystemRandom())
         self.nonces = nonces if nonces is not None else rng  # the `host` frames' nonces
         self.today = today
@@ -333,6 +333,7 @@ class Lobby:
             return None, 0, ("unknown_profile", f"There is no profile {name!r} on this host yet: register it "
                              "(first use here) or play as a guest.")
         if peer.nonce is None or not hmac.compare_digest(proof_of(verifier, peer.nonce), proof):
+            peer.rekey = (profile, verifier, proof)  # kept under an older key? `register` with `legacy` may move it
             return None, 0, ("wrong_key", f"The name {profile.name!r} is taken on this host by another player's "
                              "profile (the profile key does not match); pick another name.")
         return profile, balance, None
@@ -341,6 +342,9 @@ class Lobby:
         """Protocol 2: make the profile a hello named and the host did not
         know, once; its verifier must be the one the hello's proof was made with."""
         out = self.out
+        if "legacy" in given:
+            self._rekey(peer, given)
+            return
         pending, peer.unknown = peer.unknown, None
         if (pending is None or self.keeper is None or peer.profile is not None or given["name"] != pending[0]
                 or peer.nonce is None or not hmac.compare_digest(proof_of(given["verifier"], peer.nonce), pending[1])):
@@ -354,6 +358,29 @@ class Lobby:
             return
         self._recognised(peer, profile, balance)
         out.tell(peer, "profile", profile={"name": profile.name, "balance": balance})
+
+    def _rekey(self, peer: Peer, given: dict[str, Any]) -> None:
+        """Protocol 3: a profile the host keeps under the key of protocol 1/2
+        moves to its per-host key, once, right after the hello whose proof
+        (made with the new verifier) did not match: `legacy` proves the old
+        key for this host and connection (`rekey_proof`)."""
+        out = self.out
+        pending, peer.rekey = peer.rekey, None
+        ok = (pending is not None and self.keeper is not None and peer.profile is None and peer.nonce is not None
+              and self.fingerprint is not None and normal_name(given["name"]).casefold() == pending[0].name.casefold()
+              and hmac.compare_digest(proof_of(given["verifier"], peer.nonce), pending[2])
+              and hmac.compare_digest(rekey_proof(pending[1], peer.nonce, self.fingerprint, given["verifier"]),
+                                      given["legacy"]))
+        if not ok:
+            out.error(peer, "bad_register", "A legacy register comes once, right after a hello whose proof did not "
+                      "match, and proves the profile's older key for this host.", ref="register")
+            return
+        balance, refusal = self.keeper.rekey(pending[0], pending[1], given["verifier"])
+        if refusal is not None:
+            out.error(peer, *refusal, ref="register")
+            return
+        self._recognised(peer, pending[0], balance)
+        out.tell(peer, "profile", profile={"name": pending[0].name, "balance": balance})
 
     def check_stake(self, peer: Peer, stake: int) -> None:
         """May `peer` sit at a coin room of `stake`? It needs a profile holding

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // A lanmatch bot node in plain Node.js (>= 18), written from docs/protocol.md
-// alone: no npm packages, a minimal msgpack codec, TCP via node:net.
+// alone: no npm packages, a minimal msgpack codec, TLS 1.3 via node:tls.
 //
-//   node botnode.mjs HOST:PORT [ROOM] [NAME] [--timeout S] [--drop-every K] [--probe] [--key KEY]
+//   node botnode.mjs HOST:PORT [ROOM] [NAME] [--timeout S] [--drop-every K] [--probe] [--key KEY] [--fp FP]
 //
-// It speaks protocol 2: it waits up to 5 s for the host's `host` frame and
+// It speaks protocol 3 over TLS 1.3 (section 1): the host's certificate is
+// self-signed, so it is not checked against an authority; with --fp it must
+// be the certificate of that fingerprint (lowercase hex SHA-256 of the DER,
+// as the host's mDNS `fp=` says), else one line and exit 2. It waits up to
+// 5 s for the host's `host` frame and
 // sends nothing before it (no such frame: one line, exit 2), then says hello
 // as a bot (with --key, with its profile's proof, registering it on first use), joins ROOM (or the first open room, else makes one
 // and starts it), plays every decision its seat is offered by a simple rule
@@ -20,7 +24,7 @@
 // to stderr.
 
 import crypto from "node:crypto";
-import net from "node:net";
+import tls from "node:tls";
 
 // ---------------------------------------------------------------- msgpack --
 
@@ -174,9 +178,11 @@ const MAX_FRAME = 65536;
 const PING_AFTER_MS = 1000; // send ping after 1 s without sending (section 3)
 const DEAD_AFTER_MS = 4000; // drop when nothing received for 4 s (section 3)
 const HOST_FRAME_MS = 5000; // wait this long for the host's first frame (section 4)
-const PROTOCOL = 2;
+const PROTOCOL = 3;
 
 // section 4: verifier = SHA-256("lanmatch-profile:" + key), proof = HMAC(verifier bytes, "lanmatch-hello:" + nonce)
+// protocol 3: the profile's key at one host is HMAC(key, "lanmatch-host-key:" + the host's fingerprint)
+const hostKey = (key, fp) => crypto.createHmac("sha256", Buffer.from(key, "utf8")).update(`lanmatch-host-key:${fp}`).digest("hex");
 const verifierOf = (key) => crypto.createHash("sha256").update(`lanmatch-profile:${key}`).digest("hex");
 const proofOf = (verifier, nonce) =>
   crypto.createHmac("sha256", Buffer.from(verifier, "hex")).update(`lanmatch-hello:${nonce}`).digest("hex");
@@ -189,13 +195,14 @@ function usage(msg) {
 
 function parseArgs(argv) {
   const pos = [];
-  const opts = { timeout: 120, dropEvery: 0, probe: false, key: null };
+  const opts = { timeout: 120, dropEvery: 0, probe: false, key: null, fp: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--timeout") opts.timeout = Number(argv[++i]);
     else if (a === "--drop-every") opts.dropEvery = Number(argv[++i]);
     else if (a === "--probe") opts.probe = true;
     else if (a === "--key") opts.key = argv[++i];
+    else if (a === "--fp") opts.fp = argv[++i];
     else if (a === "-h" || a === "--help") usage();
     else if (a.startsWith("--")) usage(`unknown option ${a}`);
     else pos.push(a);
@@ -247,7 +254,7 @@ function choose(legal, refused) {
 
 function main() {
   const args = parseArgs(process.argv.slice(2));
-  const sock = net.connect({ host: args.host, port: args.port });
+  const sock = tls.connect({ host: args.host, port: args.port, rejectUnauthorized: false, minVersion: "TLSv1.3" });
   sock.setNoDelay(true);
 
   let inbuf = Buffer.alloc(0);
@@ -402,9 +409,9 @@ function main() {
         if (typeof msg.nonce !== "string" || !/^[0-9a-f]{32}$/.test(msg.nonce)) return fail("a host frame without a nonce");
         clearTimeout(hostWait);
         state = "hello";
-        const hello = { type: "hello", protocol: PROTOCOL, name: args.name, agent: "bot", client: "lanmatch js botnode 2" };
+        const hello = { type: "hello", protocol: PROTOCOL, name: args.name, agent: "bot", client: "lanmatch js botnode 3" };
         if (args.key) {
-          verifier = verifierOf(args.key);
+          verifier = verifierOf(hostKey(args.key, fingerprint));
           hello.profile = { name: args.name, proof: proofOf(verifier, msg.nonce) };
         }
         return send(hello);
@@ -484,8 +491,18 @@ function main() {
   };
 
   let verifier = null;
-  sock.on("connect", () => {
-    // protocol 2: say nothing before the host's `host` frame (section 4)
+  let fingerprint = null;
+  let secure = false;
+  // no TLS within the host wait: not a lanmatch host (a silent port)
+  hostWait = setTimeout(() => notLanmatch(`it did not answer as one within ${HOST_FRAME_MS / 1000} s`), HOST_FRAME_MS);
+  sock.on("secureConnect", () => {
+    secure = true;
+    fingerprint = crypto.createHash("sha256").update(sock.getPeerCertificate().raw).digest("hex");
+    if (args.fp && args.fp !== fingerprint) {
+      return finish(2, `${where} showed certificate ${fingerprint}, not the pinned ${args.fp}: refused, nothing sent`);
+    }
+    // say nothing before the host's `host` frame (section 4)
+    clearTimeout(hostWait);
     hostWait = setTimeout(() => notLanmatch(`it did not answer as one within ${HOST_FRAME_MS / 1000} s`), HOST_FRAME_MS);
   });
   sock.on("data", (chunk) => {
@@ -507,7 +524,8 @@ function main() {
     }
     return undefined;
   });
-  sock.on("error", (e) => fail(`connection error: ${e.message}`));
+  sock.on("error", (e) => (secure ? fail(`connection error: ${e.message}`)
+    : notLanmatch("it does not speak TLS 1.3, as every lanmatch host does")));
   sock.on("close", () => fail(`connection closed by the host (state ${state}, last seq ${lastSeq})`));
 }
 

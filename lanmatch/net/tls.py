@@ -1,0 +1,160 @@
+"""TLS 1.3 on every connection (docs/protocol.md section 1): the host's key
+and self-signed certificate, fingerprints, and the contexts of both sides.
+
+How this works. A host has an `Identity`: an EC P-256 key and a self-signed
+certificate, made with the `cryptography` package at its first start and
+kept in its data directory (`host-key.pem` mode 0600, `host-cert.pem`;
+`Identity.load_or_make`), or made in memory for a host that keeps nothing
+(`Identity.ephemeral`, one per process). Its **fingerprint** is the
+lowercase hex SHA-256 of the certificate's DER bytes; the mDNS TXT record
+carries it as `fp=`, and `short_fingerprint` is the form friends compare by
+eye. Peers do not check the certificate against any authority (there is
+none on a LAN): they take the fingerprint the handshake shows
+(`fingerprint_of`) and compare it with the one they pinned for that host
+(`lanmatch.net.hostbook`), as SSH does. Every secret (passwords, profile
+proofs) travels only after the handshake.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import hashlib
+import os
+import ssl
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+KEY_FILE = "host-key.pem"
+CERT_FILE = "host-cert.pem"
+VALID_DAYS = 3650  # a pinned certificate is its identity: it does not expire under a friend's feet
+HANDSHAKE_WAIT = 5.0  # seconds either side gives the other to finish the TLS handshake
+
+
+def fingerprint(der: bytes) -> str:
+    """The fingerprint of a certificate: lowercase hex SHA-256 of its DER bytes."""
+    return hashlib.sha256(der).hexdigest()
+
+
+def short_fingerprint(fp: str) -> str:
+    """The first 80 bits of a fingerprint in five groups of four, for eyes:
+    `3f2a 91c0 7d44 e8b1 0c5d`."""
+    return " ".join(fp[i:i + 4] for i in range(0, 20, 4))
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A host's TLS key and certificate (PEM), and the certificate's fingerprint."""
+
+    key_pem: bytes
+    cert_pem: bytes
+    fingerprint: str
+
+    @classmethod
+    def make(cls, name: str = "lanmatch host") -> Identity:
+        """A new key and a self-signed certificate for it."""
+        key = ec.generate_private_key(ec.SECP256R1())
+        subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name[:64] or "lanmatch host")])
+        now = datetime.datetime.now(datetime.UTC)
+        cert = (
+            x509.CertificateBuilder()
+            .subject_name(subject)
+            .issuer_name(subject)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=VALID_DAYS))
+            .sign(key, hashes.SHA256())
+        )
+        key_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                    serialization.NoEncryption())
+        return cls(key_pem, cert.public_bytes(serialization.Encoding.PEM),
+                   fingerprint(cert.public_bytes(serialization.Encoding.DER)))
+
+    @classmethod
+    @functools.cache
+    def ephemeral(cls) -> Identity:
+        """This process's identity for hosts that keep nothing (tests, `--no-store`
+        hosts without a data directory): made once, never written."""
+        return cls.make()
+
+    @classmethod
+    def load_or_make(cls, directory: str | os.PathLike[str], name: str = "lanmatch host") -> tuple[Identity, bool]:
+        """The identity kept in `directory`, or a new one written there (the key
+        0600, the directory 0700 when made); returns it and whether it was made.
+
+        Raises:
+            OSError: the directory or its files cannot be read or written.
+            ValueError: a kept file is not a key or certificate (said with its path).
+        """
+        d = Path(directory)
+        key_path, cert_path = d / KEY_FILE, d / CERT_FILE
+        if key_path.exists() and cert_path.exists():
+            key_pem, cert_pem = key_path.read_bytes(), cert_path.read_bytes()
+            try:
+                cert = x509.load_pem_x509_certificate(cert_pem)
+                serialization.load_pem_private_key(key_pem, password=None)
+            except ValueError as e:
+                raise ValueError(f"{key_path} or {cert_path} is not a lanmatch host key: {e}") from None
+            return cls(key_pem, cert_pem, fingerprint(cert.public_bytes(serialization.Encoding.DER))), False
+        d.mkdir(mode=0o700, parents=True, exist_ok=True)
+        made = cls.make(name)
+        fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(made.key_pem)
+        cert_path.write_bytes(made.cert_pem)
+        return made, True
+
+    @functools.cached_property
+    def server_context(self) -> ssl.SSLContext:
+        """A TLS 1.3-only server context holding this key and certificate."""
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.minimum_version = ssl.TLSVersion.TLSv1_3
+        with tempfile.TemporaryDirectory() as tmp:  # ssl loads a chain from files only
+            key, cert = Path(tmp) / KEY_FILE, Path(tmp) / CERT_FILE
+            fd = os.open(key, os.O_WRONLY | os.O_CREAT, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(self.key_pem)
+            cert.write_bytes(self.cert_pem)
+            ctx.load_cert_chain(cert, key)
+        return ctx
+
+
+@functools.cache
+def client_context() -> ssl.SSLContext:
+    """The peers' TLS 1.3-only context: no authority to check against, so no
+    verification here; the caller pins the fingerprint (`fingerprint_of`)."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_3
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+def fingerprint_of(stream: trio.SSLStream) -> str:
+    """The fingerprint of the certificate the other side showed in the handshake."""
+    der = stream.getpeercert(binary_form=True)
+    if not der:
+        raise ssl.SSLError("the host showed no certificate")
+    return fingerprint(der)
+
+
+async def client_handshake(stream: trio.abc.Stream, wait: float = HANDSHAKE_WAIT) -> trio.SSLStream:
+    """TLS over `stream` as a peer; the handshake done within `wait` seconds.
+
+    Raises:
+        trio.TooSlowError: no handshake within `wait`.
+        trio.BrokenResourceError: the other side does not speak TLS 1.3 (or
+            closed); its `__cause__` is the `ssl.SSLError`, if any.
+    """
+    tls = trio.SSLStream(stream, client_context(), server_hostname=None, https_compatible=False)
+    with trio.fail_after(wait):
+        await tls.do_handshake()
+    return tls
