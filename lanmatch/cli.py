@@ -304,6 +304,19 @@ def _add_store_commands(sub) -> None:
     history.add_argument("--profile", default=None, metavar="NAME", help="only the matches of this profile")
     history.add_argument("--replay", type=int, default=None, metavar="ID", help="step through match ID")
     history.add_argument("--seat", type=int, default=None, metavar="N", help="with --replay: show only seat N's view")
+    hosts = sub.add_parser(
+        "hosts",
+        help="the hosts this machine has played at, and their pinned certificates",
+        description=(
+            "The hosts this machine has reached (kept in $XDG_CONFIG_HOME/lanmatch/hosts.json):\n"
+            "name, last address, the fingerprint of the certificate pinned at the first\n"
+            "connection, and when. A host whose certificate changes is refused; --forget\n"
+            "NAME drops its pin after that host was really reinstalled (compare the\n"
+            "fingerprint `lanmatch host` prints on its machine first)."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    hosts.add_argument("--forget", default=None, metavar="NAME", help="forget this host and its pinned certificate")
 
 
 def _log_path() -> str:
@@ -459,6 +472,31 @@ def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
     return {}
 
 
+def _hosts(args: argparse.Namespace) -> int:
+    """`lanmatch hosts`: the known hosts, or `--forget NAME`."""
+    import datetime
+
+    from lanmatch.net.hostbook import HostBook
+    from lanmatch.net.tls import short_fingerprint
+
+    book = HostBook()
+    if args.forget is not None:
+        if not book.forget(args.forget):
+            print(f"lanmatch hosts: no known host is called {args.forget!r} (see lanmatch hosts)", file=sys.stderr)
+            return 1
+        print(f"Forgot {args.forget!r}: the next connection pins the certificate it shows.")
+        return 0
+    known = book.load()
+    if not known:
+        print("No hosts yet: the hosts you play at are kept here, with their certificates' fingerprints.")
+        return 0
+    width = max(len(h.name) for h in known)
+    for h in known:
+        when = datetime.datetime.fromtimestamp(h.seen).strftime("%Y-%m-%d %H:%M")
+        print(f"{h.name:<{width}}  {h.address}:{h.port:<5}  {short_fingerprint(h.fingerprint)}  {when}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
@@ -480,6 +518,8 @@ def main(argv: list[str] | None = None) -> int:
         from lanmatch.net.nodes import run_bot
 
         return run_bot(args)
+    if args.command == "hosts":
+        return _hosts(args)
     if args.command in ("stats", "history"):
         from lanmatch.report import main_report
 

@@ -426,10 +426,17 @@ def test_hosts_list_the_address_field_and_connecting():
     ui.press("escape")
     assert ui.screen == "hosts"
     ui.press("tab")
-    for ch in "nowhere":
+    for ch in "nowhere:99999":
         ui.press(ch)
-    assert ui.press("enter") == [] and "HOST:PORT" in ui.message
-    for _ in "nowhere":
+    assert ui.press("enter") == [] and "port must be a number from 1 to 65535" in ui.message
+    for _ in "nowhere:99999":
+        ui.press("backspace")
+    for ch in "kitchen":  # no port: the default one
+        ui.press(ch)
+    assert ui.press("enter") == [("connect", "kitchen", 7272, "kitchen:7272")]
+    ui.press("escape")
+    ui.press("tab")
+    for _ in "kitchen":
         ui.press("backspace")
     for ch in "127.0.0.1:7070":
         ui.press(ch)

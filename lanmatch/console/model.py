@@ -136,6 +136,24 @@ class HostRow:
     password: bool = False
     playing: str = ""  # rooms playing (a newer host's TXT `playing`; "" when it does not say)
     fingerprint: str = ""  # its certificate's, as its TXT `fp` says ("" when it does not)
+    found: str = "mDNS"  # how it is known: "mDNS", or "played before" (the known hosts' file), with its status
+
+
+def with_known_hosts(found: list[HostRow], known: list[Any], alive: dict[str, bool | None]) -> list[HostRow]:
+    """The hosts mDNS found, then every host this machine played at that mDNS
+    did not find (`known`: `lanmatch.net.hostbook.KnownHost`s, matched by
+    name or address), with its live status (`alive[name]`: True answering,
+    False not, None not checked yet)."""
+    names = {h.label.casefold() for h in found}
+    places = {(h.address, h.port) for h in found}
+    rows = list(found)
+    for k in known:
+        if k.name.casefold() in names or (k.address, k.port) in places:
+            continue
+        state = alive.get(k.name)
+        status = {True: "played before", False: "played before, not answering"}.get(state, "played before, checking…")
+        rows.append(HostRow(k.name, k.address, k.port, "?", "?", "", False, "", k.fingerprint, status))
+    return rows
 
 
 @dataclass

@@ -459,9 +459,10 @@ def _yes(flag: Any) -> str:
 
 def hosts_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
     lines = [_title("lanmatch join · hosts on your network", ui.status_text(now) or _everywhere(ui), width), []]
-    heads = [("Host", "<", 8), ("Rooms", ">", 0), ("Free seats", ">", 0), ("Games", "<", 8), ("Password", "<", 0)]
+    heads = [("Host", "<", 8), ("Rooms", ">", 0), ("Free seats", ">", 0), ("Games", "<", 8), ("Password", "<", 0),
+             ("Found", "<", 6)]
     rows = [[h.label, ui.host_rooms(h), h.free, ", ".join(game_title(g) for g in h.games.split(",") if g),
-             _yes(h.password)] for h in ui.hosts]
+             _yes(h.password) if h.found == "mDNS" else "?", h.found] for h in ui.hosts]
     head, texts = grid(heads, rows, width)
     lines.append(_plain(head, "bold"))
     if not ui.hosts:
@@ -472,7 +473,7 @@ def hosts_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
         lines.append(cut(_plain(f" {'▶' if sel else ' '} {text}", "class:sel" if sel else ""), width))
     lines.append([])
     field = ui.address_text + ("█" if ui.address_focus else "")
-    lines.append(cut([("", " Or an address (HOST:PORT): "), ("class:field" + (" reverse" if ui.address_focus else ""),
+    lines.append(cut([("", " Or an address (HOST or HOST:PORT): "), ("class:field" + (" reverse" if ui.address_focus else ""),
                                                                f" {field:<24}")], width))
     return _with_footer(ui, lines, width, height)
 

@@ -23,8 +23,9 @@ import trio
 from lanmatch.net.client import BotNode, parse_address
 from lanmatch.net.discovery import Advertiser, Browser, local_addresses
 from lanmatch.net.host import Host
+from lanmatch.net.hostbook import HostBook
 from lanmatch.net.profile import ensure_profile, profile_path
-from lanmatch.net.tls import Identity, short_fingerprint
+from lanmatch.net.tls import Identity, machine_identity, short_fingerprint
 from lanmatch.protocol import DEFAULT_PORT
 from lanmatch.store import Store, StoreError, default_data_dir
 from lanmatch.table import RoomError
@@ -127,7 +128,7 @@ def open_identity(args: Any) -> Identity:
     """
     data = getattr(args, "data", None) or default_data_dir()
     t0 = time.perf_counter()
-    identity, made = Identity.load_or_make(data, getattr(args, "name", None) or socket.gethostname())
+    identity, made = machine_identity(getattr(args, "name", None) or socket.gethostname(), data)
     if made:
         log.info("made the host's TLS key and certificate in %s (%.0f ms)", data, (time.perf_counter() - t0) * 1000)
     return identity
@@ -218,7 +219,9 @@ async def bot_main(args: Any) -> int:
             return 2
         profile = {"name": me.name, "key": me.key}
     node = BotNode(args.level, room=args.room, stay=args.stay, name=args.name or args.profile, retry_for=retry,
-                   profile=profile)
+                   profile=profile, hosts=HostBook())
+    if not args.address:
+        node.expect_fingerprint = found.txt.get("fp") or None  # the advert names the certificate
     code = await node.run(address)
     log.info("bot node done (%d matches, %d actions): exit %d", node.matches, node.actions, code)
     return code
