@@ -243,6 +243,8 @@ def _card_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> s
             text += ", swap hands with " + words.name(action["swap_with"])
         if phase == "drawn" and view.get("drawn") == action["card"]:
             text += " (the card you drew)"
+        if action.get("call") is True:
+            text += " and call last card"
         return text
     if t == "draw":
         if phase == "pile" and view.get("pending"):

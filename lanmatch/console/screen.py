@@ -370,7 +370,7 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
         head, hand = _hand_block(ui, w, width, hand_budget)
         block = [head, *hand]
         bottom.append(cut(_plain(" " + ui.prompt_line(now), "class:prompt"), width))
-    bottom.append(cut(_plain(" " + ui.keys_line(width - 2), "class:keys"), width))
+    bottom.append(cut(_plain(" " + ui.keys_line(width - 2, now), "class:keys"), width))
     bottom.append(cut(_plain(" " + ui.message, "class:msg"), width))
     rows_left = height - len(top) - len(block) - len(bottom)
     log_rows = rows_left - 1
