@@ -1069,10 +1069,10 @@ class Console:
         return []
 
     def _key_accept(self, key: str) -> list[Intent]:
-        return self._by_types(("accept",), "There is no +4 to accept now.")
+        return self._by_types(("accept",), f"There is no {self.words().sym('W+4')} to accept now.")
 
     def _key_challenge(self, key: str) -> list[Intent]:
-        return self._by_types(("challenge",), "There is no +4 to challenge now.")
+        return self._by_types(("challenge",), f"There is no {self.words().sym('W+4')} to challenge now.")
 
     def _key_catch(self, key: str) -> list[Intent]:
         catches = [a for a in self.legal if a.get("type") == "catch"]
@@ -1434,7 +1434,7 @@ class Console:
             verb, key = ("KEEP", k("keep")) if "keep" in types else ("PASS", k("pass"))
             return f"You drew {self.card_words(v['drawn'])}: {k('drawn')} PLAY it, {key} {verb} it{clock}."
         if phase == "challenge":
-            return (f"A +4 waits on you: {k('accept')} accepts it (draw {v.get('pending') or 4}), "
+            return (f"A {self.words().sym('W+4')} waits on you: {k('accept')} accepts it (draw {v.get('pending') or 4}), "
                     f"{k('challenge')} challenges it{clock}.")
         if phase == "color":
             return f"Name the active color ({k('color')}){clock}."
@@ -1443,7 +1443,9 @@ class Console:
             head = f"Penalty pile of {v.get('pending') or 0} on you"
             if item and item.playable:
                 return f"{head}: {k('play')} answers with {self.card_words(item.code)}, {k('draw')} draws it{clock}."
-            return f"{head}: answer with a [marked] {unit} or {k('draw')} to draw it{clock}."
+            if any(i.playable for i in self.hand()):
+                return f"{head}: answer with a [marked] {unit} or {k('draw')} to draw it{clock}."
+            return f"{head}: nothing of yours answers it; {k('draw')} draws it{clock}."
         if item and item.calls:
             return (f"Your move{clock}: {k('call')} plays {self.card_words(item.code)} and calls last card "
                     f"({k('play')} plays it without the call).")
