@@ -815,17 +815,45 @@ def render_outcome(
         head = f"{w.name(winners[0])} won."
     else:
         head = "Shared win: " + " and ".join(w.name(s) for s in winners) + "."
-    lines = [w.bold(pieces.over(view, outcome.get("reason"))), w.bold(head), "Points:"]
+    lines = [w.bold(pieces.over(view, outcome.get("reason"))), w.bold(head)]
+    spec = _spec_of(view, palette_table)
+    rule = getattr(spec, "scoring_rule", "")
+    if rule:
+        lines += wrap_items("Scoring: ", rule.split(" "), width, sep=" ")
+    lines.append("Points:")
     points = outcome.get("points") or []
     hands = outcome.get("hands")
     namew = max((len(w.name(s)) for s in range(len(points))), default=4)
+    worth = getattr(spec, "card_points", None)
+    # a single round: each seat's points from the cards that made them (a match's are totals)
+    held = ([sum(worth(c) for c in h) for h in hands]
+            if worth is not None and hands is not None and len(hands) == len(points)
+            and view.get("mode") not in ("match", "daily") else None)
     for s, p in enumerate(points):
         line = f"  {w.name(s):<{namew}}  {p:>4}"
+        if held is not None:
+            if getattr(spec, "each_seat_scores", False):
+                line += f" = {sum(held)} held in all − {held[s]} own"
+            elif p:
+                line += " = what the others hold"
         if hands is not None and s < len(hands) and hands[s]:
-            lines += wrap_items(line + "   held: ", [pieces.piece(c, w) for c in pieces.order(hands[s])], width)
+            own = f" ({held[s]})" if held is not None else ""
+            cards = [pieces.piece(c, w) for c in pieces.order(hands[s])]
+            if held is not None:  # the sum on the seat's line, its cards below it
+                lines.append(line)
+                lines += wrap_items(f"      held{own}: ", cards, width - 2)
+            else:
+                lines += wrap_items(line + "   held: ", cards, width)
         else:
             lines.append(line)
     return "\n".join(lines)
+
+
+def _spec_of(view: dict[str, Any], table: str | None) -> Any:
+    """The table declaration of `view` (None for a game without named tables)."""
+    g = GAMES.get(view.get("game") or default_game())
+    name = view.get("table") or table
+    return g.tables.get(name) if g is not None and name else None
 
 
 # ---------------------------------------------------------------- each game's pieces

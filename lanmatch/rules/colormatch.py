@@ -89,6 +89,16 @@ class Table:
     palette: str = "classic"  # the key of its colors and card names in cards.PALETTES
     brief: str = ""  # the table's rules in two sentences, for the console's help
     max_target: int = 1000  # the largest match target a room may set (docs/protocol.md, "Limits and abuse")
+    scoring_rule: str = ""  # the scoring in one line, for the end screen (docs/rules/<table>.md)
+
+    @property
+    def each_seat_scores(self) -> bool:
+        """Every seat scores (all the points held minus its own), not the winner alone."""
+        return self.scoring == "classic"
+
+    def card_points(self, code: str) -> int:
+        """The points a held face counts at this table (its deck's values)."""
+        return C.daynight_points(code) if self.deck == "daynight" else C.standard_points(code)
 
     # The table protocol every game's tables share (rules/registry.py):
     @property
@@ -123,6 +133,7 @@ _STANDARD = Table(
     title="Standard",
     brief="+2 and +4 are dealt at once; you may challenge a +4. With one card left, call "
     "last card before the next player acts, or be caught (2 cards).",
+    scoring_rule="The winner scores every card the others still hold: numbers face value, actions 20, wilds 50.",
 )
 _CLASSIC = Table(
     name="classic",
@@ -145,6 +156,8 @@ _CLASSIC = Table(
     title="Classic",
     brief="Penalty piles wait on you: answer a +2 with a +2, or draw the pile. A Bomb blasts the "
     "seat holding the turn 3 hand-offs later. A playable drawn card: PLAY it or KEEP it.",
+    scoring_rule="Each seat scores all the points still held minus its own, i.e. what the others hold "
+    "(numbers face value, actions 20, wilds 50).",
 )
 # The other four tables say only how they differ from those two.
 TABLES: dict[str, Table] = {  # the first is the default table
@@ -170,6 +183,8 @@ TABLES: dict[str, Table] = {  # the first is the default table
         _CLASSIC, name="daynight", title="Day & Night", deck="daynight", ladder=(("+1", ("+1",)), ("+5", ("+5",))),
         brief="Every card has a day and a night face; a Turnover or the Midnight Clock turns the "
         "whole table over. You see your rivals' far faces.",
+        scoring_rule="Each seat scores all the points still held minus its own, i.e. what the others hold "
+        "(face up: numbers face value, +1 10, +5 20, actions 20-30, wilds 40-60).",
     ),
     "siege": replace(
         _CLASSIC, name="siege", title="Siege", deck="siege", ladder=(("+2", ("+2", "+4")), ("+4", ("+4",))),
@@ -1080,7 +1095,7 @@ class ColorMatch:
     # ------------------------------------------------------------- scoring
 
     def _points(self, code: str) -> int:
-        return C.daynight_points(code) if self.daynight else C.standard_points(code)
+        return self.spec.card_points(code)
 
     def _end_round(self, winner: int | None) -> None:
         n = self.n
