@@ -1448,7 +1448,7 @@ class Console:
             return f"{head}: nothing of yours answers it; {k('draw')} draws it{clock}."
         if item and item.calls:
             return (f"Your move{clock}: {k('call')} plays {self.card_words(item.code)} and calls last card "
-                    f"({k('play')} plays it without the call).")
+                    f"({k('play')}: no call).")
         if item and item.playable:
             return f"Your move{clock}: {k('play')} plays {self.card_words(item.code)}."
         if any(i.playable for i in self.hand()):
