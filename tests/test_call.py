@@ -164,3 +164,36 @@ def test_pace_draws_are_seeded_and_in_their_spans():
     assert pace.GRACE >= 1.0
     r1, r2 = random.Random(9), random.Random(9)
     assert [pace.reaction(r1, "hard") for _ in range(5)] == [pace.reaction(r2, "hard") for _ in range(5)]
+
+
+def test_room_bots_choose_from_the_plain_actions_unless_they_know_play_and_call():
+    """Bots keep calling after the play (so seeded games and the bots' figures
+    stay as they were); a bot with `calls_with_play` gets the variants."""
+    from lanmatch.bots import make_bot
+
+    g = two_left("standard")
+    ref = Referee("colormatch", "standard", 3, seed=4, now=0.0, engine=g, bots={0: "medium"})
+    job = ref.due(ref.next_deadline())
+    assert job.legal and all("call" not in a for a in job.legal)
+
+    class Caller:
+        calls_with_play = True
+        level = "medium"
+
+        def __init__(self):
+            self.bot = make_bot("medium", table="standard", seat=0)
+
+        def observe(self, view):
+            self.bot.observe(view)
+
+        def declines(self, view, legal):
+            return False
+
+        def choose(self, view, legal):
+            return next(a for a in legal if a.get("call"))
+
+    g2 = two_left("standard")
+    ref2 = Referee("colormatch", "standard", 3, seed=4, now=0.0, engine=g2, bots={0: Caller()})
+    seat, action, _ = ref2.tick(ref2.next_deadline())
+    assert seat == 0 and action.get("call") is True
+    assert ref2.view(1)["windows"] == [] and ref2.view(1)["counts"][0] == 1

@@ -36,6 +36,8 @@ Timers (recomputed after every change by `_rearm`):
   from the referee's seeded pace rng (about 0.6-1.5 s, less when forced, a
   quick one for its own last-card call); rooms of bots alone, `--fast` and the
   simulator keep `bot_delay` as it is.
+- a bot the referee plays chooses from the legal actions without the
+  play-and-call variants (`bot_legal`), unless it says `calls_with_play`.
 - the call's grace: no seat the referee plays catches a *person* who forgot
   a last-card call before its reaction time (`pace.reaction`: Medium 1.5-3 s,
   Hard 1-2 s, Easy slower), counted from the window's opening, whatever
@@ -370,17 +372,27 @@ class Referee:
             return Due(t, self.state_id, action={"type": "expire", "penalty": penalty})
         if t.kind == "keep":
             return Due(t, self.state_id, action={"type": "expire", "penalty": False})
-        legal = self.legal(seat)
         if t.kind == "chance":
             self._asked.add((seat, self.state_id))
+            bot = self.bots.get(seat) or self._standin(seat)
+            legal = self.bot_legal(seat, bot)
             if not legal:
                 self._rearm(now)
                 return None
-            bot = self.bots.get(seat) or self._standin(seat)
             return Due(t, self.state_id, bot=bot, view=self.view(seat), legal=legal, may_decline=seat in self.bots)
         # move (timed out), autopilot, bot
         bot = self.bots.get(seat) if t.kind == "bot" else self._standin(seat)
-        return Due(t, self.state_id, bot=bot, view=self.view(seat), legal=legal)
+        return Due(t, self.state_id, bot=bot, view=self.view(seat), legal=self.bot_legal(seat, bot))
+
+    def bot_legal(self, seat: int, bot: Any) -> list[dict[str, Any]]:
+        """The legal actions a bot the referee plays chooses from: play-and-call
+        variants (`"call": true`) only for a bot that says it knows them
+        (`calls_with_play`); the others call as they always did, after the
+        play, so their play and every seeded game stay as they were."""
+        legal = self.legal(seat)
+        if getattr(bot, "calls_with_play", False) or not any("call" in a for a in legal):
+            return legal
+        return [a for a in legal if "call" not in a]
 
     def resolve(self, job: Due, action: dict[str, Any] | None, now: float) -> tuple[int, dict[str, Any], str] | None:
         """Apply what `job` decided (`action`, None: a chance let pass).
@@ -424,7 +436,7 @@ class Referee:
         if d is None:
             if len(self._delays) > 64:
                 self._delays.clear()
-            forced = kind == "bot" and len(self.legal(seat)) == 1
+            forced = kind == "bot" and len(self.bot_legal(seat, self.bots.get(seat))) == 1
             d = self._delays[key] = pace.move_delay(self._pace_rng, base, True, forced=forced, own_call=own_call)
         return d
 
