@@ -50,7 +50,7 @@ def test_every_table_declares_its_scoring_rule_in_one_line():
 def test_classic_scoring_says_others_minus_own_for_every_seat(table):
     g, screen = end_screen(table)
     flat = " ".join(screen.split())
-    assert "Scoring: Each seat scores all the points still held minus its own" in flat
+    assert "Scoring: Each seat scores what the others hold: all points minus its own." in flat
     points = g.outcome["points"]
     held = [sum(TABLES[table].card_points(c) for c in h) for h in g.outcome["hands"]]
     for s, p in enumerate(points):
@@ -63,6 +63,6 @@ def test_classic_scoring_says_others_minus_own_for_every_seat(table):
 def test_winner_scoring_says_the_winner_takes_what_the_others_hold():
     g, screen = end_screen("standard")
     flat = " ".join(screen.split())
-    assert "Scoring: The winner scores every card the others still hold" in flat
+    assert "Scoring: The winner scores the others' cards" in flat
     assert f"{g.outcome['points'][0]} = what the others hold" in screen
     assert "You won!" in screen

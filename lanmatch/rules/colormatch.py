@@ -133,7 +133,7 @@ _STANDARD = Table(
     title="Standard",
     brief="+2 and +4 are dealt at once; you may challenge a +4. With one card left, call "
     "last card before the next player acts, or be caught (2 cards).",
-    scoring_rule="The winner scores every card the others still hold: numbers face value, actions 20, wilds 50.",
+    scoring_rule="The winner scores the others' cards: numbers face value, actions 20, wilds 50.",
 )
 _CLASSIC = Table(
     name="classic",
@@ -156,8 +156,7 @@ _CLASSIC = Table(
     title="Classic",
     brief="Penalty piles wait on you: answer a +2 with a +2, or draw the pile. A Bomb blasts the "
     "seat holding the turn 3 hand-offs later. A playable drawn card: PLAY it or KEEP it.",
-    scoring_rule="Each seat scores all the points still held minus its own, i.e. what the others hold "
-    "(numbers face value, actions 20, wilds 50).",
+    scoring_rule="Each seat scores what the others hold: all points minus its own.",
 )
 # The other four tables say only how they differ from those two.
 TABLES: dict[str, Table] = {  # the first is the default table
@@ -183,8 +182,7 @@ TABLES: dict[str, Table] = {  # the first is the default table
         _CLASSIC, name="daynight", title="Day & Night", deck="daynight", ladder=(("+1", ("+1",)), ("+5", ("+5",))),
         brief="Every card has a day and a night face; a Turnover or the Midnight Clock turns the "
         "whole table over. You see your rivals' far faces.",
-        scoring_rule="Each seat scores all the points still held minus its own, i.e. what the others hold "
-        "(face up: numbers face value, +1 10, +5 20, actions 20-30, wilds 40-60).",
+        scoring_rule="Each seat scores the others' face-up points: all held minus its own.",
     ),
     "siege": replace(
         _CLASSIC, name="siege", title="Siege", deck="siege", ladder=(("+2", ("+2", "+4")), ("+4", ("+4",))),
