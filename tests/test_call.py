@@ -7,8 +7,7 @@ number clock (`now` passed in), so no real time passes."""
 from __future__ import annotations
 
 import pytest
-from _rig_std import SHED, do, game, play, shed_to_one
-from _rig_std import HAND1, HAND2, QUIET, SHED_TOP
+from _rig_std import HAND1, HAND2, QUIET, SHED, SHED_TOP, do, game, play, shed_to_one
 
 from lanmatch.bots import pace
 from lanmatch.rules import IllegalAction

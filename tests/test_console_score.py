@@ -53,7 +53,7 @@ def test_classic_scoring_says_others_minus_own_for_every_seat(table):
     assert "Scoring: Each seat scores what the others hold: all points minus its own." in flat
     points = g.outcome["points"]
     held = [sum(TABLES[table].card_points(c) for c in h) for h in g.outcome["hands"]]
-    for s, p in enumerate(points):
+    for p in points:
         m = re.search(rf" {p} = (\d+) held in all − (\d+) own", screen)
         assert m, screen
         assert int(m.group(1)) - int(m.group(2)) == p and int(m.group(1)) == sum(held)

@@ -36,7 +36,7 @@ async def _to_one_card(nursery, seed: int):
         action = (plays or legal)[0]
         sid = msg["state_id"]
         ann.act(action, state_id=sid)
-        await wait_for(lambda: ann.view_msg["state_id"] != sid)
+        await wait_for(lambda sid=sid: ann.view_msg["state_id"] != sid)
         if action["type"] == "play" and len(msg["view"]["hand"]) == 2:
             return host, ann, trio.current_time()
     return host, ann, None

@@ -29,7 +29,15 @@ from typing import Any
 
 from lanmatch.console import keymap
 from lanmatch.console.model import LEAVING_FEE_PERCENT, Console, RoomForm, coins_words, leaving_fee
-from lanmatch.console.render import Words, card_sort_key, palette_of, plural, render_outcome, shown, wrap_items
+from lanmatch.console.render import (
+    Words,
+    card_sort_key,
+    palette_of,
+    plural,
+    render_outcome,
+    shown,
+    wrap_items,
+)
 from lanmatch.rules import GAMES, game_title, title_of
 from lanmatch.rules.cards import describe
 
