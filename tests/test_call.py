@@ -196,3 +196,26 @@ def test_room_bots_choose_from_the_plain_actions_unless_they_know_play_and_call(
     seat, action, _ = ref2.tick(ref2.next_deadline())
     assert seat == 0 and action.get("call") is True
     assert ref2.view(1)["windows"] == [] and ref2.view(1)["counts"][0] == 1
+
+
+def _person_game(seed: int) -> list[tuple]:
+    """Classic, a person at seat 0 who moves at once, Medium room bots at human pace."""
+    ref = Referee("colormatch", "classic", 3, seed=seed, now=0.0, bots={1: "medium", 2: "medium"}, bot_delay=0.67)
+    now = 0.0
+    for _ in range(400):
+        if ref.over:
+            break
+        if ref._decision and ref._decision[0] == 0:
+            ref.act(0, ref.legal(0)[0], ref.state_id, now)
+        else:
+            now = ref.next_deadline()
+            ref.tick(now)
+    return list(ref.log)
+
+
+def test_bots_take_a_varied_natural_time_where_a_person_plays_and_the_same_seed_gives_the_same_times():
+    log = _person_game(6)
+    gaps = [t - before for (before, *_), (t, _, _, by) in zip(log, log[1:], strict=False) if by == "bot"]
+    assert gaps and all(pace.FORCED[0] - 1e-9 <= g <= pace.MOVE[1] + 1e-9 for g in gaps)
+    assert len({round(g, 3) for g in gaps}) > len(gaps) // 2  # varied, not one fixed pause
+    assert log == _person_game(6)

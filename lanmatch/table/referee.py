@@ -434,8 +434,9 @@ class Referee:
         key = (kind, seat, step)
         d = self._delays.get(key)
         if d is None:
-            if len(self._delays) > 64:
-                self._delays.clear()
+            if len(self._delays) > 64:  # forget the states gone by (never the current decision's)
+                keep = min(step, self._decision[1]) if self._decision else step
+                self._delays = {k: v for k, v in self._delays.items() if k[2] >= keep}
             forced = kind == "bot" and len(self.bot_legal(seat, self.bots.get(seat))) == 1
             d = self._delays[key] = pace.move_delay(self._pace_rng, base, True, forced=forced, own_call=own_call)
         return d
@@ -453,8 +454,9 @@ class Referee:
             key = (seat, owner, opened)
             r = self._reactions.get(key)
             if r is None:
-                if len(self._reactions) > 64:
-                    self._reactions.clear()
+                if len(self._reactions) > 64:  # forget the windows gone by
+                    now_open = {(o, seen[o][1]) for o in windows}
+                    self._reactions = {k: v for k, v in self._reactions.items() if k[1:] in now_open}
                 bot = self.bots.get(seat)
                 level = getattr(bot, "level", "medium") if bot is not None else "hard"
                 r = self._reactions[key] = pace.reaction(self._pace_rng, level)
