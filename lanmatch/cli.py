@@ -290,18 +290,28 @@ def _add_store_commands(sub) -> None:
         "history",
         help="past matches and their replays",
         description=(
-            "The matches a host's store holds, newest first; --replay ID steps through\n"
-            "one of them showing every seat's view (Enter: next step, q: quit; when\n"
-            "stdin is not a terminal every step is printed)."
+            "The matches a host's store holds, newest first. --replay ID opens one of\n"
+            "them full screen, every hand shown: Left/Right step back and forth, PgUp/\n"
+            "PgDn 10 steps, Home/End, a number then Enter goes to that step, q quits;\n"
+            "when stdin is not a terminal every step is printed. --export ID writes\n"
+            "the match as a JSON file (docs/store.md \"Match files\") that\n"
+            "--replay FILE plays back on any machine. A replay deals the game again\n"
+            "from its seed and applies every action, and checks the recorded outcome."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="examples:\n  lanmatch history --limit 50\n  lanmatch history --replay 12 --seat 0",
+        epilog="examples:\n  lanmatch history --limit 50\n  lanmatch history --replay 12 --seat 0\n"
+               "  lanmatch history --export 12 > match12.json\n  lanmatch history --replay match12.json",
     )
     history.add_argument("--data", default=None, metavar="DIR", help=data_help)
     history.add_argument("--limit", type=int, default=20, metavar="N", help="how many matches to list (default 20)")
     history.add_argument("--profile", default=None, metavar="NAME", help="only the matches of this profile")
-    history.add_argument("--replay", type=int, default=None, metavar="ID", help="step through match ID")
-    history.add_argument("--seat", type=int, default=None, metavar="N", help="with --replay: show only seat N's view")
+    history.add_argument("--replay", default=None, metavar="ID|FILE",
+                         help="step through match ID of the store, or a match file written by --export")
+    history.add_argument("--export", type=int, default=None, metavar="ID",
+                         help="write match ID as JSON (to stdout, or to --out FILE)")
+    history.add_argument("--out", default=None, metavar="FILE", help="with --export: the file to write")
+    history.add_argument("--seat", type=int, default=None, metavar="N",
+                         help="with --replay, not in a terminal: show only seat N's view")
 
 
 def _log_path() -> str:
@@ -417,6 +427,79 @@ def _sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _match_json(record) -> dict:
+    """A stored match as the match file's dict (docs/store.md "Match files"):
+    no seat tokens, no profile ids, no room settings."""
+    from lanmatch.console.replay import FORMAT, VERSION
+
+    return {
+        "format": FORMAT, "version": VERSION, "id": record.id, "room": record.room, "game": record.game,
+        "table": record.table, "players": record.players, "options": record.options, "seed": record.seed,
+        "first_seat": record.first_seat, "kind": record.kind, "stake": record.stake, "status": record.status,
+        "started": record.started, "ended": record.ended,
+        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot_level": s.bot_level} for s in record.seats],
+        "actions": [{"seat": a.seat, "action": a.action, "by": a.by} for a in record.actions],
+        "outcome": record.outcome,
+    }
+
+
+def _history_replay(args: argparse.Namespace) -> int:
+    """`lanmatch history --export ID` and `--replay ID|FILE`: 0, 1 when the
+    store or the file refuses (one line), 2 for contradicting flags."""
+    from lanmatch.console.replay import MatchFileError, ReplayModel, dump_match, load_match_file, match_from_json
+    from lanmatch.console.replay import replay_steps, run_viewer, step_texts
+    from lanmatch.store import Store, StoreError, db_path, default_data_dir
+
+    def fail(message: str, code: int = 1) -> int:
+        print(f"lanmatch history: {message}", file=sys.stderr)
+        return code
+
+    if args.export is not None and args.replay is not None:
+        return fail("--export and --replay are one at a time (see --help)", 2)
+    if args.out is not None and args.export is None:
+        return fail("--out goes with --export (see --help)", 2)
+    by_id = args.export if args.export is not None else (int(args.replay) if args.replay.isdigit() else None)
+    try:
+        if by_id is not None:
+            try:
+                with Store.open(db_path(args.data or default_data_dir()), create=False) as store:
+                    match = match_from_json(_match_json(store.match(by_id)))
+            except StoreError as e:
+                return fail(str(e))
+        else:
+            match = load_match_file(args.replay)
+        if args.export is not None:
+            replay_steps(match)  # a file that would not replay is not written
+            text = dump_match({k: v for k, v in match.items() if k != "names"})
+            if args.out is None:
+                sys.stdout.write(text)
+            else:
+                try:
+                    with open(args.out, "w", encoding="utf-8") as f:
+                        f.write(text)
+                except OSError as e:
+                    return fail(f"cannot write {args.out}: {e.strerror or e}")
+                print(f"lanmatch history: match {by_id} written to {args.out} ({len(match['actions'])} actions)")
+            return 0
+        model = ReplayModel(match, replay_steps(match))
+        if by_id is not None and not _tty():  # a pipe: the store's line-by-line replay, every seat's view
+            from lanmatch.report import main_report
+
+            args.replay = by_id
+            return main_report(args)
+        if args.seat is not None and not 0 <= args.seat < match["players"]:
+            return fail(f"this match has seats 0-{match['players'] - 1}, not {args.seat} (see --help)", 2)
+        if _tty():
+            return run_viewer(model)
+        for text in step_texts(model):
+            sys.stdout.write(text + "\n\n")
+        return 0
+    except MatchFileError as e:
+        return fail(str(e))
+    except BrokenPipeError:
+        return 0
+
+
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}")
@@ -478,6 +561,8 @@ def main(argv: list[str] | None = None) -> int:
         from lanmatch.net.nodes import run_bot
 
         return run_bot(args)
+    if args.command == "history" and (args.export is not None or args.replay is not None):
+        return _history_replay(args)
     if args.command in ("stats", "history"):
         from lanmatch.report import main_report
 
