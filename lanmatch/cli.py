@@ -110,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, metavar="N", help="deal from this seed: same seed, same deal (default random)")
     play.add_argument("--fast", action="store_true", help="no pause before the bots' moves")
     play.add_argument("--lines", action="store_true", help="the line-by-line console (the host's referee in-process, no clock, no network)")
+    play.add_argument("--plain", action="store_true",
+                      help="for screen readers and simple terminals: every change one sentence, numbered choices, "
+                           "no full screen, no clock (also when TERM=dumb)")
 
     host = sub.add_parser(
         "host",
@@ -327,6 +330,13 @@ def _tty() -> bool:
         return False
 
 
+def _dumb() -> bool:
+    """A terminal that cannot draw a screen (`TERM=dumb`): the plain mode by itself."""
+    import os
+
+    return os.environ.get("TERM") == "dumb"
+
+
 def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`lanmatch play`: check the flags, then hand over to the console."""
     from lanmatch.protocol import CLOCKS
@@ -339,6 +349,16 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.exit(2, "lanmatch play: --bind goes with --lan (see --help)\n")
     if args.name is not None and not 1 <= len(args.name.strip()) <= 32:
         parser.exit(2, "lanmatch play: --name takes 1 to 32 characters (see --help)\n")
+    if args.plain or _dumb():
+        if args.lan:
+            parser.exit(2, "lanmatch play: --lan needs the full-screen console; in plain mode, host with "
+                           "`lanmatch host` and take a seat with `lanmatch join --plain HOST:PORT` (see --help)\n")
+        if args.clock is not None:
+            print("lanmatch play: --clock needs the full-screen console; the plain mode plays without it.",
+                  file=sys.stderr)
+        from lanmatch.console.plain import main_play as main_plain
+
+        return main_plain(args)
     if args.lines or not _tty():
         if args.lan:  # friends would join a table nobody here can see: refuse, do not play something else
             parser.exit(2, "lanmatch play: --lan needs the full-screen console (a terminal); "
