@@ -199,6 +199,9 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--name", default=None,
                       help="your name at the table and your profile's (default: the saved profile's, else your login name)")
     join.add_argument("--bind", default=None, metavar="ADDR", help="browse mDNS on this address only")
+    join.add_argument("--plain", action="store_true",
+                      help="for screen readers and simple terminals (also when TERM=dumb): the rooms and the table "
+                           "in sentences, numbered choices; needs HOST:PORT")
     join.add_argument("address", nargs="?", metavar="HOST:PORT", help="the host (default: browse mDNS)")
 
     bot = sub.add_parser(
@@ -385,8 +388,15 @@ def _join(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             parser.exit(2, f"lanmatch join: {e} (see --help)\n")
     if args.name is not None and not 1 <= len(args.name.strip()) <= 32:
         parser.exit(2, "lanmatch join: --name takes 1 to 32 characters (see --help)\n")
+    if args.plain or _dumb():
+        if not args.address:
+            parser.exit(2, "lanmatch join: the plain mode goes straight to a host: give its HOST:PORT "
+                           "(browsing the network is the full screen's; see --help)\n")
+        from lanmatch.console.plain import main_join as main_plain_join
+
+        return main_plain_join(args)
     if not _tty():
-        parser.exit(2, "lanmatch join: the lobby needs a terminal (stdin and stdout); see --help\n")
+        parser.exit(2, "lanmatch join: the lobby needs a terminal (stdin and stdout), or --plain; see --help\n")
     from lanmatch.console.app import main_join
 
     return main_join(args)
@@ -466,8 +476,16 @@ def _match_json(record) -> dict:
 def _history_replay(args: argparse.Namespace) -> int:
     """`lanmatch history --export ID` and `--replay ID|FILE`: 0, 1 when the
     store or the file refuses (one line), 2 for contradicting flags."""
-    from lanmatch.console.replay import MatchFileError, ReplayModel, dump_match, load_match_file, match_from_json
-    from lanmatch.console.replay import replay_steps, run_viewer, step_texts
+    from lanmatch.console.replay import (
+        MatchFileError,
+        ReplayModel,
+        dump_match,
+        load_match_file,
+        match_from_json,
+        replay_steps,
+        run_viewer,
+        step_texts,
+    )
     from lanmatch.store import Store, StoreError, db_path, default_data_dir
 
     def fail(message: str, code: int = 1) -> int:

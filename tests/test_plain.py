@@ -3,6 +3,7 @@ numbered choices, played to the end at every table through a pipe."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import random
@@ -12,6 +13,7 @@ import sys
 import time
 
 import pytest
+from _net import start_host
 
 from lanmatch.console.plain import PlainGame, sentence, unshaped
 from lanmatch.rules import GAMES, new_game
@@ -56,10 +58,8 @@ class Piped:
         self.proc.stdin.flush()
 
     def close(self) -> tuple[int, str]:
-        try:
+        with contextlib.suppress(BrokenPipeError):
             self.proc.stdin.close()
-        except BrokenPipeError:
-            pass
         rest = self.proc.stdout.read().decode()
         self.text += rest
         err = self.proc.stderr.read().decode()
@@ -216,3 +216,88 @@ def test_sentences_leave_the_shapes_out_and_end_with_a_stop():
     assert sentence("Turn: Ann · play goes clockwise ↻ · next: Bob") == "Turn: Ann; play goes clockwise; next: Bob."
     assert sentence("*** ONE CARD: Ann ***") == "ONE CARD: Ann."
     assert sentence("Bot 1 has one card left!") == "Bot 1 has one card left!"
+
+
+# ------------------------------------------------------------------ at a host: `lanmatch join --plain`
+
+
+JOIN_PROMPT = re.compile(
+    r"^(?:Your move(?: \(\d+ seconds\))?, 1(?: to (\d+))?"
+    r"|Your choice(?: \(\d+ seconds\))?, 1(?: to (\d+))?(?:, or Enter to let it go)?"
+    r"|Which game, 1 to (\d+)|Which table, 1 to (\d+)|How many seats, 1 to (\d+)): ", re.M)
+
+
+async def _join_plain(port: int, env: dict[str, str], pick) -> str:
+    """`lanmatch join --plain` in a subprocess with pipes. Every prompt
+    printed (each one is read as one line, in turn) is answered by
+    `pick(prompt, n, text so far)`; every line that ends in ': ' must be one
+    of the numbered prompts."""
+    import trio
+
+    proc = await trio.lowlevel.open_process(
+        [sys.executable, "-m", "lanmatch", "join", "--plain", "--name", "Ann", f"127.0.0.1:{port}"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    text = ""
+    answered = 0
+    try:
+        with trio.fail_after(120):
+            while True:
+                chunk = await proc.stdout.receive_some(65536)
+                if not chunk:
+                    break
+                text += chunk.decode()
+                prompts = list(JOIN_PROMPT.finditer(text))
+                for m in prompts[answered:]:
+                    n = int(next((g for g in m.groups() if g), "1"))
+                    line = pick(m.group(0), n, text[:m.end()])
+                    answered += 1
+                    try:
+                        await proc.stdin.send_all((line + "\n").encode())
+                    except trio.BrokenResourceError:
+                        break
+            await proc.wait()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode == 0, text[-2000:]
+    for line in text.splitlines():
+        if line.rstrip(" 0123456789").endswith(":") and not line.startswith(("Your choices, ", "At the table")) \
+                and line.endswith(": "):
+            assert JOIN_PROMPT.match(line), f"a prompt that is not numbered: {line!r}"
+    return text
+
+
+@pytest.mark.parametrize("game, table", [("colormatch", "cards"), ("dominoes", None)])
+async def test_plain_join_makes_a_room_plays_it_to_the_end_and_leaves(nursery, tmp_path, game, table):
+    """A host on loopback; the plain client makes its own room (the game, the
+    table and 2 seats chosen by number), deals, plays every decision by
+    number (random choices), hears the result and leaves."""
+    games = GAMES
+    host = await start_host(nursery)
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    rng = random.Random(5)
+    games_list = list(games)
+    state = {"over": False}
+
+    def pick(prompt: str, n: int, text: str) -> str:
+        if prompt.startswith("Which game"):
+            return str(games_list.index(game) + 1)
+        if prompt.startswith("Which table"):
+            return str(list(games[game].tables).index(table) + 1)
+        if prompt.startswith("How many seats"):
+            return "1"  # 2 seats: you and a bot
+        last = text.rstrip("\n").splitlines()
+        if re.search(r"^(Game|Match) over", "\n".join(last[-4:]), re.M):
+            state["over"] = True
+            return "2"  # leave
+        if "make a room of your own" in "\n".join(last[-4:]) and prompt.startswith("Your choice"):
+            return str(n - 1)  # make a room (the choice before "leave")
+        if "deal now" in "\n".join(last[-3:]):
+            return "1"
+        return "1" if rng.random() < 0.5 else str(rng.randint(1, n))
+
+    text = await _join_plain(host.port, env, pick)
+    assert state["over"], text[-2000:]
+    assert re.search(r"^(Game|Match) over.*(won|draw).*Points: ", text, re.M), text[-2000:]
+    assert "Your choices, " in text and "Bye!" in text and "Traceback" not in text
