@@ -334,10 +334,12 @@ def _tty() -> bool:
 
 
 def _dumb() -> bool:
-    """A terminal that cannot draw a screen (`TERM=dumb`): the plain mode by itself."""
+    """A terminal that cannot draw a screen (`TERM=dumb`, stdin and stdout a
+    terminal): the plain mode by itself. (Without a terminal TERM says nothing
+    of the output: the line mode, as before.)"""
     import os
 
-    return os.environ.get("TERM") == "dumb"
+    return os.environ.get("TERM") == "dumb" and _tty()
 
 
 def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -352,7 +354,7 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.exit(2, "lanmatch play: --bind goes with --lan (see --help)\n")
     if args.name is not None and not 1 <= len(args.name.strip()) <= 32:
         parser.exit(2, "lanmatch play: --name takes 1 to 32 characters (see --help)\n")
-    if args.plain or _dumb():
+    if args.plain or (_dumb() and not args.lines):
         if args.lan:
             parser.exit(2, "lanmatch play: --lan needs the full-screen console; in plain mode, host with "
                            "`lanmatch host` and take a seat with `lanmatch join --plain HOST:PORT` (see --help)\n")
@@ -388,13 +390,14 @@ def _join(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             parser.exit(2, f"lanmatch join: {e} (see --help)\n")
     if args.name is not None and not 1 <= len(args.name.strip()) <= 32:
         parser.exit(2, "lanmatch join: --name takes 1 to 32 characters (see --help)\n")
-    if args.plain or _dumb():
-        if not args.address:
-            parser.exit(2, "lanmatch join: the plain mode goes straight to a host: give its HOST:PORT "
-                           "(browsing the network is the full screen's; see --help)\n")
+    plain = args.plain or _dumb()
+    if plain and args.address:
         from lanmatch.console.plain import main_join as main_plain_join
 
         return main_plain_join(args)
+    if plain:
+        parser.exit(2, "lanmatch join: the plain mode goes straight to a host: give its HOST:PORT "
+                       "(browsing the network is the full screen's; see --help)\n")
     if not _tty():
         parser.exit(2, "lanmatch join: the lobby needs a terminal (stdin and stdout), or --plain; see --help\n")
     from lanmatch.console.app import main_join

@@ -13,6 +13,7 @@ import sys
 import time
 
 import pytest
+from _console import NEED_TMUX, Tmux
 from _net import start_host
 
 from lanmatch.console.plain import PlainGame, sentence, unshaped
@@ -121,11 +122,19 @@ def test_the_plain_mode_plays_to_the_end_at_every_table_through_a_pipe(game, tab
     assert not re.search(r"[●◆▲■★]", text), "a shape a screen reader would spell"
 
 
-def test_term_dumb_is_the_plain_mode_by_itself():
-    env = {**os.environ, "TERM": "dumb"}
-    text = play_through_a_pipe(["--game", "dominoes", "--seed", "5", "--seats", "2", "--bots", "easy"], seed=3,
-                               env=env)
-    assert "Your choices, " in text and "Your rack, " in text and "Match over" in text
+@NEED_TMUX
+def test_term_dumb_is_the_plain_mode_by_itself(tmp_path):
+    """`TERM=dumb lanmatch play` in a real terminal: sentences and numbered
+    choices, no full screen; q leaves."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    cmd = f"env TERM=dumb {sys.executable} -m lanmatch play --game dominoes --seed 5 --seats 2 --bots easy --fast"
+    with Tmux(cmd, env, width=100, height=30) as t:
+        screen = t.wait_for(lambda s: "Your choices, " in s and re.search(r"Your move, 1( to \d+)?:", s))
+        assert "Your rack, " in screen and "1: " in screen
+        t.keys("1", "Enter")
+        t.wait_for(lambda s: s.count("Your move, 1") >= 2 or "Match over" in s)
+        t.keys("q", "Enter")
+        t.wait_for_exit_line("You left the table. Bye!")
 
 
 def test_the_first_choice_every_time_ends_too():
@@ -301,3 +310,30 @@ async def test_plain_join_makes_a_room_plays_it_to_the_end_and_leaves(nursery, t
     assert state["over"], text[-2000:]
     assert re.search(r"^(Game|Match) over.*(won|draw).*Points: ", text, re.M), text[-2000:]
     assert "Your choices, " in text and "Bye!" in text and "Traceback" not in text
+
+
+def test_plain_flags_are_checked_in_one_line(capsys):
+    from lanmatch.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["join", "--plain"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "give its HOST:PORT" in err and err.count("\n") == 1
+    with pytest.raises(SystemExit) as e:
+        main(["play", "--plain", "--lan"])
+    assert e.value.code == 2
+    assert "--lan needs the full-screen console" in capsys.readouterr().err
+
+
+def test_plain_join_at_nobody_is_one_sentence_and_status_1(tmp_path):
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path)}
+    r = subprocess.run([sys.executable, "-m", "lanmatch", "join", "--plain", f"127.0.0.1:{port}"], input="",
+                       capture_output=True, text=True, timeout=60, env=env)
+    assert r.returncode == 1
+    assert "Cannot reach 127.0.0.1:" in r.stdout and "Traceback" not in r.stdout + r.stderr
