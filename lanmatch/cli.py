@@ -69,7 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
             "cards (color words with their shapes); Left/Right or a number choose a\n"
             "card, Enter plays it, d draws, Tab lists every move, ? shows all keys, q\n"
             "leaves. Default: a 3-seat Classic table, you + 2 Medium bots, 30 s a move.\n"
-            "Without a terminal (or with --lines) it plays line by line, with no clock."
+            "Without a terminal (or with --lines) it plays line by line, with no clock.\n"
+            "--plain (or TERM=dumb) is for screen readers and simple terminals: every\n"
+            "change one sentence, every choice numbered, no full screen, no clock."
         ),
         epilog=(
             "examples:\n"
@@ -187,7 +189,9 @@ def build_parser() -> argparse.ArgumentParser:
             "and a seat, or create a room (game, table, options, seats, clock, mode,\n"
             "stake, bots, password). The room's creator starts the game and deals rematches.\n"
             "Your profile (name and key, for coin rooms) is made on first use and kept\n"
-            "in $XDG_CONFIG_HOME/lanmatch/profile.json (default ~/.config/lanmatch)."
+            "in $XDG_CONFIG_HOME/lanmatch/profile.json (default ~/.config/lanmatch).\n"
+            "--plain HOST:PORT (or TERM=dumb) tells the rooms and the table in sentences\n"
+            "with numbered choices, for screen readers and simple terminals."
         ),
         epilog=(
             "examples:\n"
