@@ -337,3 +337,27 @@ def test_plain_join_at_nobody_is_one_sentence_and_status_1(tmp_path):
                        capture_output=True, text=True, timeout=60, env=env)
     assert r.returncode == 1
     assert "Cannot reach 127.0.0.1:" in r.stdout and "Traceback" not in r.stdout + r.stderr
+
+
+async def test_plain_join_takes_a_seat_in_a_listed_room_and_deals_it(nursery, tmp_path):
+    """A room the host made (its first seated peer directs it): the plain
+    client joins it by number from the list, deals, plays to the end, leaves."""
+    host = await start_host(nursery)
+    host.create_room("Kitchen", game="colormatch", table="siege", seats=2, bot_level="easy", first_directs=True,
+                     seed=3)
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    rng = random.Random(2)
+
+    def pick(prompt: str, n: int, text: str) -> str:
+        last = "\n".join(text.rstrip("\n").splitlines()[-4:])
+        if re.search(r"^(Game|Match) over", last, re.M):
+            return "2"
+        if "join Kitchen: Color Match · Siege, 1 free seat of 2" in last:
+            return "1"
+        if "deal now" in last:
+            return "1"
+        return str(rng.randint(1, n))
+
+    text = await _join_plain(host.port, env, pick)
+    assert "You sit at seat 0 of Kitchen." in text
+    assert re.search(r"^Game over.*Points: ", text, re.M), text[-2000:]
