@@ -154,6 +154,17 @@ def test_a_missing_file_and_contradicting_flags(capsys, tmp_path, data):
     assert "no match 999" in capsys.readouterr().err
 
 
+def test_names_in_a_file_never_reach_the_terminal_raw(capsys, data):
+    m = export(capsys, data, 1)
+    m["seats"][0]["name"] = "Ann\x1b[2J\x07"
+    m["seats"][1]["name"] = "  "
+    match = match_from_json(m)
+    assert "\x1b" not in "".join(match["names"]) and "\x07" not in "".join(match["names"])
+    assert match["names"][1] == "Seat 1"
+    model = ReplayModel(match, replay_steps(match))
+    assert "\x1b" not in "\n".join(model.screen())
+
+
 def test_match_from_json_refuses_an_object_without_actions():
     with pytest.raises(MatchFileError, match="actions"):
         match_from_json({"format": "lanmatch-match", "version": 1, "game": "dominoes", "table": None,

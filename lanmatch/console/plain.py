@@ -30,7 +30,7 @@ import re
 from typing import Any, TextIO
 
 from lanmatch.console.quick import BadInput, LineAsker, QuickGame, run_quick
-from lanmatch.console.render import Words, action_label, pieces_of, plural, render_outcome
+from lanmatch.console.render import Words, action_label, pieces_of, plural, render_outcome, shown
 from lanmatch.rules.cards import PALETTES
 
 WIDTH = 10_000
@@ -259,7 +259,7 @@ class PlainPeer:
         if self.prompting:  # a prompt waits on its line: what happens meanwhile starts a line of its own
             self.out.write("\n")
             self.prompting = False
-        self.out.write(unshaped(text) + "\n")
+        self.out.write(unshaped(shown(text)) + "\n")  # a host's words never reach the terminal raw
         self.out.flush()
 
     def ask(self, q: Question | None) -> None:

@@ -35,6 +35,7 @@ from lanmatch.console.render import (
     plural,
     render_outcome,
     render_table,
+    shown,
     wrap_items,
 )
 from lanmatch.rules import GAMES, IllegalAction, get_game, new_game, title_of
@@ -120,9 +121,9 @@ def match_from_json(data: Any) -> dict[str, Any]:
     _need(isinstance(seats, list) and len(seats) == players, f'"seats" does not list {players} seats')
     names = []
     for s, seat in enumerate(seats):
-        _need(isinstance(seat, dict) and isinstance(seat.get("name"), str) and seat["name"].strip(),
-              f"seat {s} has no name")
-        names.append(seat["name"][:32])
+        _need(isinstance(seat, dict) and isinstance(seat.get("name"), str), f"seat {s} has no name")
+        name = " ".join(shown(seat["name"]).split())[:32]  # a file's text never reaches the terminal raw
+        names.append(name or f"Seat {s}")
     actions = data.get("actions")
     _need(isinstance(actions, list), '"actions" is not a list')
     _need(len(actions) <= MAX_ACTIONS, f"more than {MAX_ACTIONS} actions")
