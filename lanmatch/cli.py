@@ -28,7 +28,7 @@ def _games_help() -> str:
 
 
 def _table_is_for(game) -> str:
-    named = " and ".join(g.title for g in GAMES.values() if g.named_tables)
+    named = " and ".join(g.title for g in GAMES.values() if g.picks_tables)
     return f"--table is for {named}; {game.title} has one table"
 
 
@@ -36,15 +36,16 @@ def _check_table(parser: argparse.ArgumentParser, cmd: str, args: argparse.Names
     """Check --game, --table and the seat count against the game's declaration;
     `args.table` becomes the table's name as rooms carry it."""
     game = get_game(args.game)
-    if args.table is not None and not game.named_tables:
+    if args.table is not None and not game.picks_tables:
         parser.exit(2, f"lanmatch {cmd}: {_table_is_for(game)} (see --help)\n")
     try:
         args.table = game.table_name(args.table)
     except ValueError as exc:
         parser.exit(2, f"lanmatch {cmd}: {exc} (see --help)\n")
     n = getattr(args, seats)
-    if not game.seats_ok(n):
-        parser.exit(2, f"lanmatch {cmd}: {game.title} seats {game.min_players} to {game.max_players} players, "
+    if not game.seats_ok(n, args.table):
+        low, high = game.seat_range(args.table)
+        parser.exit(2, f"lanmatch {cmd}: {game.title_of(args.table)} seats {low} to {high} players, "
                        f"not {n} (see --help)\n")
 
 
@@ -146,6 +147,10 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument(
         "--no-store", action="store_true",
         help="keep nothing: no profiles, no coin rooms, no resuming after a restart",
+    )
+    host.add_argument(
+        "--no-practice-ratings", action="store_true",
+        help="practice rooms (no stake) leave the players' ratings alone; coin rooms always count",
     )
     host.add_argument("--no-mdns", action="store_true", help="do not advertise (HOST:PORT only)")
     host.add_argument("--room", default=None, metavar="NAME", help="pre-create a room for headless matches")
@@ -374,7 +379,7 @@ def _sim(args: argparse.Namespace) -> int:
 
     try:
         game = get_game(args.game)
-        if args.table is not None and not game.named_tables:
+        if args.table is not None and not game.picks_tables:
             raise ValueError(_table_is_for(game))
         args.table = game.table_name(args.table)
         bots = sim.parse_bots(args.bots, args.players)

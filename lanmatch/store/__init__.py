@@ -71,6 +71,7 @@ from lanmatch.store.records import (
     Settlement,
     Transfer,
 )
+from lanmatch.store.rating import BOT_RATINGS, StoredRating, bot_rating
 from lanmatch.store.replay import ReplayStep, deal, iter_replay, rebuild_game
 from lanmatch.store.schema import SCHEMA_VERSION
 from lanmatch.store.settle import LEAVING_FEE_PERCENT, NEW_PROFILE_COINS, leaving_fee
@@ -92,6 +93,9 @@ __all__ = [
     "NotAStore",
     "Profile",
     "ProfileStats",
+    "BOT_RATINGS",
+    "StoredRating",
+    "bot_rating",
     "ProfileSummary",
     "ReplayError",
     "ReplayStep",
