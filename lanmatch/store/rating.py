@@ -49,11 +49,22 @@ class StoredRating:
 
 def pairwise(results: list[str]) -> dict[int, list[tuple[int, float]]]:
     """Each seat's games of one match from its `results` row ("win", "loss",
-    "draw", "left"): the winners (or every seat of a drawn match) share the
-    first place, the rest are behind them and unranked among themselves, so a
-    winner beats every seat that did not win, winners sharing a win are level,
-    and two seats that both lost played no game (`ratings.placement_results`)."""
-    return placement_results([0 if r in ("win", "draw") else None for r in results])
+    "draw", "left"). The winners (or every seat of a drawn match) share the
+    first place and the seats that lost are behind them, unranked among
+    themselves (`ratings.placement_results`): a winner beats every seat that
+    did not win, winners sharing a win are level, two seats that both lost
+    played no game. A seat whose player left forfeits: it loses to every seat
+    still played by its person (two leavers played no game)."""
+    out = placement_results([None if r == "left" else 0 if r in ("win", "draw") else None for r in results])
+    left = {i for i, r in enumerate(results) if r == "left"}
+    for i in out:
+        games = [(j, score) for j, score in out[i] if i not in left and j not in left]
+        if i in left:
+            games = [(j, 0.0) for j in range(len(results)) if j not in left]
+        else:
+            games += [(j, 1.0) for j in sorted(left)]
+        out[i] = sorted(games)
+    return out
 
 
 def read_rating(conn: sqlite3.Connection, profile_id: int, game: str) -> StoredRating | None:
