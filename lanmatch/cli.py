@@ -95,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=3,
         metavar="N",
-        help="seats, you included: 2-6, Dominoes 2-4 (default 3)",
+        help="seats, you included: 2-6, Dominoes 2-4 (2-6 at double-nine and double-twelve) (default 3)",
     )
     play.add_argument("--bots", choices=LEVELS, default="medium", help="level of the bots (default medium)")
     play.add_argument(
@@ -253,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--game", choices=GAMES, default=next(iter(GAMES)), help=_games_help())
     sim.add_argument("--table", choices=NAMED_TABLES, default=None, help="the game's table (Color Match: default classic)")
-    sim.add_argument("--players", type=int, default=4, metavar="N", help="seats: 2-6, Dominoes 2-4 (default 4)")
+    sim.add_argument("--players", type=int, default=4, metavar="N", help="seats: 2-6, Dominoes 2-4 (2-6 at double-nine and double-twelve) (default 4)")
     sim.add_argument(
         "--bots",
         default="medium",

@@ -13,7 +13,7 @@ from _store_play import play_match
 
 from lanmatch.ratings import Rating, update
 from lanmatch.report import stats_text
-from lanmatch.store import BOT_RATINGS, SCHEMA_VERSION, SeatSpec, Store
+from lanmatch.store import BOT_RATINGS_BY_GAME, SCHEMA_VERSION, SeatSpec, Store
 
 RELEASE_STORE = Path(__file__).parent / "data" / "store-v2.sqlite3"
 
@@ -60,7 +60,7 @@ def test_a_multi_player_match_counts_as_pairwise_games_bots_at_their_levels_rati
     seats = [SeatSpec.player(ann), SeatSpec.player(bob), SeatSpec.player(cy), SeatSpec.bot("hard"), SeatSpec.guest("Gus")]
     m = begin(store, seats)
     store.finish_match(m, outcome([1], 5), 3.0, verify=False)
-    start, hard = Rating(), BOT_RATINGS["hard"]
+    start, hard = Rating(), BOT_RATINGS_BY_GAME["colormatch"]["hard"]
     # Bob beat everyone; Ann and Cy lost to Bob only (two seats that lost played no game)
     assert store.rating(bob, "colormatch").rating == pytest.approx(
         update(start, [(start, 1.0), (start, 1.0), (hard, 1.0), (start, 1.0)]))
@@ -81,7 +81,7 @@ def test_a_leaver_forfeits_to_every_seat_still_played(store):
     m = begin(store, [SeatSpec.player(ann), SeatSpec.player(bob), SeatSpec.bot("easy")])
     store.leave(m, 0, 2.5)
     store.finish_match(m, outcome([0], 3), 3.0, verify=False)  # the bot in Ann's seat won it
-    start, easy = Rating(), BOT_RATINGS["easy"]
+    start, easy = Rating(), BOT_RATINGS_BY_GAME["colormatch"]["easy"]
     assert store.rating(ann, "colormatch").rating == pytest.approx(update(start, [(start, 0.0), (easy, 0.0)]))
     assert store.rating(bob, "colormatch").rating == pytest.approx(update(start, [(start, 1.0)]))
 

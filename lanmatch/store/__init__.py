@@ -71,7 +71,7 @@ from lanmatch.store.records import (
     Settlement,
     Transfer,
 )
-from lanmatch.store.rating import BOT_RATINGS, StoredRating, bot_rating
+from lanmatch.store.rating import BOT_RATINGS, BOT_RATINGS_BY_GAME, StoredRating, bot_rating
 from lanmatch.store.replay import ReplayStep, deal, iter_replay, rebuild_game
 from lanmatch.store.schema import SCHEMA_VERSION
 from lanmatch.store.settle import LEAVING_FEE_PERCENT, NEW_PROFILE_COINS, leaving_fee
@@ -94,6 +94,7 @@ __all__ = [
     "Profile",
     "ProfileStats",
     "BOT_RATINGS",
+    "BOT_RATINGS_BY_GAME",
     "StoredRating",
     "bot_rating",
     "ProfileSummary",

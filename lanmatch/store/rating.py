@@ -6,7 +6,7 @@ and makes the match one Glicko-2 rating period for every profile seated in
 it: one game against each other seat, scored by placement (`pairwise`). The
 other seats are played as they stood before the match: a profile at its
 stored rating, a guest at the start rating, a bot at its level's fixed rating
-(`BOT_RATINGS`, measured by `lanmatch sim`, docs/store.md). Bots and guests
+at that game (`BOT_RATINGS_BY_GAME`, measured by `lanmatch sim`, docs/store.md). Bots and guests
 are never rated themselves. `rating_changes` holds one row per rated match
 and profile, so a match is rated at most once.
 """
@@ -18,19 +18,26 @@ from dataclasses import dataclass
 
 from lanmatch.ratings import Rating, placement_results, update
 
-#: Fixed ratings (rating, RD) of the room bots by level, measured by
-#: `bench/bot_ratings.py` over `lanmatch sim` games (docs/store.md has the
-#: figures and the command). A bot of unknown level (a remote node) is rated as
-#: a medium one.
+#: Fixed ratings of the room bots by game and level (deviation 60: well
+#: measured), from `bench/bot_ratings.py --games 400` over heads-up
+#: `lanmatch sim` runs, medium anchored at 1500 (docs/store.md has the win
+#: shares). A game not measured uses the average of the measured ones; a bot
+#: of unknown level (a remote node) is rated as a medium one.
+BOT_RATINGS_BY_GAME: dict[str, dict[str, Rating]] = {
+    "colormatch": {"easy": Rating(837.0, 60.0), "medium": Rating(1500.0, 60.0), "hard": Rating(1591.0, 60.0)},
+    "dominoes": {"easy": Rating(1318.0, 60.0), "medium": Rating(1500.0, 60.0), "hard": Rating(1709.0, 60.0)},
+}
 BOT_RATINGS: dict[str, Rating] = {
-    "easy": Rating(1300.0, 60.0),
+    "easy": Rating(1078.0, 60.0),
     "medium": Rating(1500.0, 60.0),
-    "hard": Rating(1600.0, 60.0),
+    "hard": Rating(1650.0, 60.0),
 }
 
 
-def bot_rating(level: str | None) -> Rating:
-    return BOT_RATINGS.get(level or "medium", BOT_RATINGS["medium"])
+def bot_rating(level: str | None, game: str | None = None) -> Rating:
+    """The fixed rating a bot of `level` is played at, at `game`."""
+    table = BOT_RATINGS_BY_GAME.get(game or "", BOT_RATINGS)
+    return table.get(level or "medium", table["medium"])
 
 
 @dataclass(frozen=True)
@@ -107,7 +114,7 @@ def rate_match(conn: sqlite3.Connection, match_id: int, now: float) -> list[tupl
             stored = read_rating(conn, pid, game)
             before.append(stored.rating if stored is not None else Rating())
         elif kind == "bot":
-            before.append(bot_rating(level))
+            before.append(bot_rating(level, game))
         else:
             before.append(Rating())
     games = pairwise([r[2] for r in rows])
