@@ -170,3 +170,18 @@ async def test_a_host_rates_a_double_nine_match_and_the_seat_rows_show_the_ratin
         assert [name for name, r in shown.items() if r is None] == [n for n in shown if n not in ("Ann", "Bob")]
     finally:
         store.close()
+
+
+def test_the_host_flag_no_practice_ratings_reaches_the_store(tmp_path):
+    from lanmatch.cli import build_parser
+    from lanmatch.net.nodes import open_store
+
+    parser = build_parser()
+    for argv, want in ((["host", "--data", str(tmp_path / "a")], True),
+                       (["host", "--data", str(tmp_path / "b"), "--no-practice-ratings"], False)):
+        args = parser.parse_args(argv)
+        store = open_store(args)
+        try:
+            assert store.practice_ratings is want
+        finally:
+            store.close()
