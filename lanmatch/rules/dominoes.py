@@ -9,7 +9,11 @@
 
 How this works
 --------------
-Tiles are numbered 0..27 in (high, low) order: 0-0, 1-0, 1-1, 2-0, ..., 6-6.
+A table (`TABLES`: "dominoes", the double-six set; "double-nine";
+"double-twelve") says which set is played and how many tiles each seat is
+dealt; `Dominoes(..., table="double-twelve")` plays it. Tiles are numbered in
+(high, low) order: 0-0, 1-0, 1-1, 2-0, ..., 6-6 (0..27), ..., 12-12 (90), and
+a set's lookup tables (`DominoSet`) are built once per set.
 A hand is an int bitmask of tile numbers, so "which of my tiles carry a 4" is
 one AND with ``PIP_MASK[4]``. The line is a deque of tile codes written left
 pip first; ``_left`` and ``_right`` hold the open ends (both None before the
