@@ -3,7 +3,6 @@ moved when a match is finished, on real sqlite files."""
 
 from __future__ import annotations
 
-import io
 import shutil
 import sqlite3
 from pathlib import Path
@@ -65,14 +64,13 @@ def test_a_multi_player_match_counts_as_pairwise_games_bots_at_their_levels_rati
     assert store.rating(bob, "colormatch").rating == pytest.approx(
         update(start, [(start, 1.0), (start, 1.0), (hard, 1.0), (start, 1.0)]))
     assert store.rating(ann, "colormatch").rating == pytest.approx(update(start, [(start, 0.0)]))
-    assert store.rating(ann, "colormatch") .rating == store.rating(cy, "colormatch").rating
-    # a draw: everyone level with everyone
+    assert store.rating(ann, "colormatch").rating == store.rating(cy, "colormatch").rating
+    # a draw: everyone level with everyone, each against the other as rated before
     m2 = begin(store, [SeatSpec.player(ann), SeatSpec.player(cy)])
-    before = store.rating(ann, "colormatch").rating
+    ann_before, cy_before = store.rating(ann, "colormatch").rating, store.rating(cy, "colormatch").rating
     store.finish_match(m2, outcome([], 2), 5.0, verify=False)
-    after = store.rating(ann, "colormatch").rating
-    assert after.rating == pytest.approx(update(before, [(store.rating(cy, "colormatch").rating, 0.5)]).rating, abs=1e-6) \
-        or after.rating == pytest.approx(update(before, [(before, 0.5)]).rating)
+    assert store.rating(ann, "colormatch").rating == pytest.approx(update(ann_before, [(cy_before, 0.5)]))
+    assert store.rating(cy, "colormatch").rating == pytest.approx(update(cy_before, [(ann_before, 0.5)]))
     assert store.rating(ann, "colormatch").matches == 2
 
 

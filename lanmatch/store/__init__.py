@@ -61,6 +61,7 @@ from lanmatch.store.errors import (
     WrongKey,
 )
 from lanmatch.store.paths import config_dir, db_path, default_data_dir
+from lanmatch.store.rating import BOT_RATINGS, BOT_RATINGS_BY_GAME, StoredRating, bot_rating
 from lanmatch.store.records import (
     LedgerRow,
     LoggedAction,
@@ -71,7 +72,6 @@ from lanmatch.store.records import (
     Settlement,
     Transfer,
 )
-from lanmatch.store.rating import BOT_RATINGS, BOT_RATINGS_BY_GAME, StoredRating, bot_rating
 from lanmatch.store.replay import ReplayStep, deal, iter_replay, rebuild_game
 from lanmatch.store.schema import SCHEMA_VERSION
 from lanmatch.store.settle import LEAVING_FEE_PERCENT, NEW_PROFILE_COINS, leaving_fee

@@ -48,7 +48,6 @@ from pathlib import Path
 from typing import Any
 
 from lanmatch.rules import get_game, new_game
-from lanmatch.store.rating import StoredRating, rate_match, ratings_of, read_rating
 from lanmatch.store.errors import (
     BadName,
     InsufficientCoins,
@@ -67,6 +66,7 @@ from lanmatch.store.errors import (
     store_failed,
 )
 from lanmatch.store.paths import db_path
+from lanmatch.store.rating import StoredRating, rate_match, ratings_of, read_rating
 from lanmatch.store.records import (
     BOT_LEVELS,
     SEAT_KINDS,
