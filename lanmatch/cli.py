@@ -29,7 +29,7 @@ def _games_help() -> str:
 
 
 def _table_is_for(game) -> str:
-    named = " and ".join(g.title for g in GAMES.values() if g.named_tables)
+    named = " and ".join(g.title for g in GAMES.values() if g.picks_tables)
     return f"--table is for {named}; {game.title} has one table"
 
 
@@ -37,15 +37,16 @@ def _check_table(parser: argparse.ArgumentParser, cmd: str, args: argparse.Names
     """Check --game, --table and the seat count against the game's declaration;
     `args.table` becomes the table's name as rooms carry it."""
     game = get_game(args.game)
-    if args.table is not None and not game.named_tables:
+    if args.table is not None and not game.picks_tables:
         parser.exit(2, f"lanmatch {cmd}: {_table_is_for(game)} (see --help)\n")
     try:
         args.table = game.table_name(args.table)
     except ValueError as exc:
         parser.exit(2, f"lanmatch {cmd}: {exc} (see --help)\n")
     n = getattr(args, seats)
-    if not game.seats_ok(n):
-        parser.exit(2, f"lanmatch {cmd}: {game.title} seats {game.min_players} to {game.max_players} players, "
+    if not game.seats_ok(n, args.table):
+        low, high = game.seat_range(args.table)
+        parser.exit(2, f"lanmatch {cmd}: {game.title_of(args.table)} seats {low} to {high} players, "
                        f"not {n} (see --help)\n")
 
 
@@ -97,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=3,
         metavar="N",
-        help="seats, you included: 2-6, Dominoes 2-4 (default 3)",
+        help="seats, you included: 2-6, Dominoes 2-4 (2-6 at double-nine and double-twelve) (default 3)",
     )
     play.add_argument("--bots", choices=LEVELS, default="medium", help="level of the bots (default medium)")
     play.add_argument(
@@ -153,6 +154,10 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument(
         "--no-store", action="store_true",
         help="keep nothing: no profiles, no coin rooms, no resuming after a restart",
+    )
+    host.add_argument(
+        "--no-practice-ratings", action="store_true",
+        help="practice rooms (no stake) leave the players' ratings alone; coin rooms always count",
     )
     host.add_argument("--no-mdns", action="store_true", help="do not advertise (HOST:PORT only)")
     host.add_argument("--room", default=None, metavar="NAME", help="pre-create a room for headless matches")
@@ -260,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--game", choices=GAMES, default=next(iter(GAMES)), help=_games_help())
     sim.add_argument("--table", choices=NAMED_TABLES, default=None, help="the game's table (Color Match: default classic)")
-    sim.add_argument("--players", type=int, default=4, metavar="N", help="seats: 2-6, Dominoes 2-4 (default 4)")
+    sim.add_argument("--players", type=int, default=4, metavar="N", help="seats: 2-6, Dominoes 2-4 (2-6 at double-nine and double-twelve) (default 4)")
     sim.add_argument(
         "--bots",
         default="medium",
@@ -436,7 +441,7 @@ def _sim(args: argparse.Namespace) -> int:
 
     try:
         game = get_game(args.game)
-        if args.table is not None and not game.named_tables:
+        if args.table is not None and not game.picks_tables:
             raise ValueError(_table_is_for(game))
         args.table = game.table_name(args.table)
         bots = sim.parse_bots(args.bots, args.players)

@@ -708,13 +708,32 @@ def domino_lines(view: dict[str, Any], w: Words, width: int) -> list[str]:
         lines.append(f"Turn: {w.bold(w.name(turn))} · next: {w.name((turn + 1) % n)}")
     line = view.get("line") or []
     if line:
-        lines += wrap_items(f"Line ({plural(len(line), 'tile')}): ", [tile_words(t) for t in line], width, sep=" ")
+        lines += _line_rows(line, width)
         ends = view.get("ends") or ["?", "?"]
         lines.append(f"Open ends: left {ends[0]} · right {ends[1]}")
     else:
         lines.append("Line: empty; the round's lead tile opens it")
     lines.append(f"Boneyard: {plural(view.get('boneyard', 0), 'tile')}")
     return lines
+
+
+LINE_ROWS = 4
+"""The most rows the line of tiles takes; a longer line shows both ends and elides its middle."""
+
+
+def _line_rows(line: list[str], width: int) -> list[str]:
+    """The line of tiles wrapped to `width`, in at most `LINE_ROWS` rows: a
+    long line (a double-twelve set's) keeps its two ends, which are what
+    plays, and says how many tiles its middle holds."""
+    head = f"Line ({plural(len(line), 'tile')}): "
+    words = [tile_words(t) for t in line]
+    rows = wrap_items(head, words, width, sep=" ")
+    keep = len(words) // 2
+    while len(rows) > LINE_ROWS and keep > 1:
+        keep -= 1
+        middle = f"… {len(words) - 2 * keep} more …"
+        rows = wrap_items(head, [*words[:keep], middle, *words[-keep:]], width, sep=" ")
+    return rows
 
 
 def _tile_table_text(view: dict[str, Any], legal: list[dict[str, Any]], w: Words, *, width: int, recent: int,

@@ -63,6 +63,7 @@ def open_store(args: Any) -> Store | None:
         return None
     data = getattr(args, "data", None) or default_data_dir()
     store = Store.open_dir(data, lock=True)
+    store.practice_ratings = not getattr(args, "no_practice_ratings", False)
     log.info("store: %s", store.path)
     try:
         problems = store.check()
