@@ -487,7 +487,8 @@ class Ctx:
 
 
 class EasyBot(Bot):
-    """Easy: a random legal action; forgets a last-card call now and then."""
+    """Easy: a random legal action, but never a bluffed +4; forgets a
+    last-card call now and then (good company for a child)."""
 
     level = "easy"
     forget_call = 0.25  # chance to let a last-card call pass
@@ -496,6 +497,30 @@ class EasyBot(Bot):
     def __init__(self, table: str | L.Rules, seat: int, seed: int = 0):
         self.rules = L.rules_of(table)  # the table's declaration, read from the registry now
         super().__init__(L.GAME, self.rules.name, seat, seed)
+
+    def choose(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """A random legal action that is not a bluff (`honest`).
+
+        Raises:
+            ValueError: `legal_actions` is empty (the seat may not act).
+        """
+        self.check_legal(legal_actions)
+        return self.rng.choice(self.honest(view, legal_actions))
+
+    def honest(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """`legal_actions` without a bluffed +4: where the table's declaration
+        has a +4 challenge (`Table.challenge`), a +4 played in an ordinary turn
+        (or as the drawn card) while the hand holds a card of the color in
+        force is one a challenge would find guilty (the engine's test: after
+        the +4, a card of the color before it is still in the hand). Tables
+        without a challenge have no bluff: a +4 is simply a card there."""
+        if self.rules.table.challenge is None or view.get("phase") not in ("turn", "drawn"):
+            return legal_actions
+        color = view.get("color")
+        if color is None or not any(COLOR[c] == color for c in view.get("hand", ())):
+            return legal_actions
+        keep = [a for a in legal_actions if not (a["type"] == "play" and a.get("card") == "W+4")]
+        return keep or legal_actions
 
     def declines(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> bool:
         """Out of turn: does the bot let this chance (call, catch, jump-in) pass?
@@ -789,6 +814,8 @@ class HardBot(MediumBot):
     sharpness = 0.55  # of the count-based judgement of an unfinished rollout (3 seats or more, `horizon` set)
     playable_bonus = 0.6  # cards' worth of being able to play when to move
     wild_bonus = 0.4  # cards' worth of each wild held
+    rollout_eps = 0.0  # 3 seats or more: chance of a random playable card in a rollout move
+    duel_eps = 0.0  # the same with two seats
     repairs = 24  # swaps tried per rival and deal to make its hand explain its latest play
     # two seats: every decision is searched, so the search is wider (8 moves, each card its own),
     # judges rollouts after 16 moves, and switches at 0.8 standard errors
@@ -994,6 +1021,7 @@ class Dealer:
             w.clock = v.get("fuse")
         w.shields = set(v.get("shields") or ())
         w.greedy = frozenset(range(x.n)) if bot.model_rivals else frozenset()
+        w.eps = bot.rollout_eps if x.n > 2 else bot.duel_eps
         self.template = w
         self.repairs = bot.repairs
         self.spent = 0  # swaps tried by `deal` so far (counted into the budget)
