@@ -16,8 +16,9 @@ what each rival showed it lacked (a seat that drew a card of its own accord
 held nothing of the active color, nothing of the top symbol and no wild) and
 the rivals' cards it has seen by face (Day & Night flips, a shown hand).
 
-- **Easy** picks a random legal action and forgets a last-card call now and
-  then (`declines`).
+- **Easy** picks a random legal action, but never a bluffed +4 where a
+  challenge exists (`honest`), and forgets a last-card call now and then
+  (`declines`).
 - **Medium** scores each legal action with table sense (docs/bots.md has the
   table): sheds its best-scoring card, saves wilds for need, stacks on a
   waiting pile, holds Skip/Reverse/+2 (and the tables' equivalents) for a
@@ -33,6 +34,9 @@ the rivals' cards it has seen by face (Day & Night flips, a shown hand).
   move that wins clearly more often. With two seats the search is wider and
   bolder (`duel_*`: 8 moves, each card its own, rollouts of 16 moves judged
   by a logistic model fitted to playouts, a switch at 0.8 standard errors).
+  With 3 seats or more it searches 5 moves once some seat holds 7 cards or
+  fewer, with rollouts of 10 moves judged by a conditional logit fitted to
+  playouts (`table_features`), a switch at 1.0 standard error.
   Sampled hands are repaired until they explain each rival's latest play as
   Medium would make it (`_misfit`). The work is a fixed number of simulated
   moves, never a clock.
