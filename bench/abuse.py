@@ -1,6 +1,7 @@
 """A legit peer's action round trip on a host under attack (issue 13), side by side.
 
-    python bench/abuse.py [--seconds 4] [--actions 2000] [--cap 1000]
+    python bench/abuse.py [--seconds 6] [--actions 0] [--cap 1000] [--only ATTACK ...]
+    ABUSE_PROFILE=host.prof python bench/abuse.py --only idle   # the host under cProfile
 
 The host runs in its own process (`_host`), each attack in another
 (`_attack NAME`), the measured peers in this one: two raw peers at a 2-seat
@@ -18,8 +19,8 @@ run: quiet, then each attack of issue 13 that the host can be sent:
              (last: the rooms it leaves behind stay);
 - after:     quiet again, after every attack (what they left behind).
 
-Each phase: the attack warms up, then `--actions` round trips are timed (or
-`--seconds` run out), and five new peers time their connect + `hello` ->
+Each phase: the attack warms up, then round trips are timed for `--seconds`
+(or until `--actions` of them), and five new peers time their connect + `hello` ->
 `welcome` (a refused one is counted). The host's RSS is read from /proc
 before and after every phase. Every attacker comes from 127.0.0.1: the
 host's per-address cap is raised to its total cap so that one address can
@@ -93,6 +94,8 @@ class Tally:
 async def hello(p: Raw, name: str) -> bool:
     await p.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name})
     m = await p.recv()
+    while m["type"] == "host":  # the host's greeting (protocol 2) comes first
+        m = await p.recv()
     return m["type"] == "welcome"
 
 
@@ -269,7 +272,7 @@ async def measure(port: int, host_pid: int, args) -> list[dict]:
         table = await TwoSeats.open(port)
         nursery.start_soon(keep_alive, table)
         await table.timed(0, warm=300)
-        for phase in ["quiet", *ATTACKS, "after"]:
+        for phase in ["quiet", *(args.only or ATTACKS), "after"]:
             rss0 = rss_mb(host_pid)
             proc = None
             if phase in ATTACKS:
@@ -278,7 +281,7 @@ async def measure(port: int, host_pid: int, args) -> list[dict]:
                                          "--seconds", str(warm + args.seconds + 2), "--cap", str(args.cap)],
                                         stdout=subprocess.PIPE, text=True)
                 await trio.sleep(warm)
-            samples = await table.timed(args.actions, seconds=args.seconds)
+            samples = await table.timed(args.actions or 10**9, seconds=args.seconds)
             hellos, refused = await new_peer_hellos(port)
             rss1 = rss_mb(host_pid)
             tally = {}
@@ -297,7 +300,7 @@ async def measure(port: int, host_pid: int, args) -> list[dict]:
 
 def report(rows: list[dict], args, load0: tuple, load1: tuple) -> None:
     quiet = rows[0]["p99"]
-    print(f"host under attack: {args.actions} timed actions or {args.seconds:g} s a phase, host cap "
+    print(f"host under attack: {args.seconds:g} s a phase{f' (or {args.actions} actions)' if args.actions else ''}, host cap "
           f"{args.cap} connections; nproc {os.cpu_count()}, load average before {load0[0]:.2f} {load0[1]:.2f} "
           f"{load0[2]:.2f}, after {load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}")
     print(f"{'phase':10} {'actions':>7} {'p50 ms':>8} {'p99 ms':>8} {'p99/quiet':>9} {'new hello ms':>12} "
@@ -315,13 +318,22 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("what", nargs="?", default="run", choices=["run", "_host", "_attack"])
     p.add_argument("attack", nargs="?", choices=ATTACKS)
-    p.add_argument("--seconds", type=float, default=4.0)
-    p.add_argument("--actions", type=int, default=2000)
+    p.add_argument("--seconds", type=float, default=6.0, help="seconds timed a phase (covers the idle attack's "
+                   "hello deadline, 5 s after its connections open)")
+    p.add_argument("--actions", type=int, default=0, help="stop a phase after this many actions (0: time only)")
     p.add_argument("--cap", type=int, default=1000, help="the host's total connection cap")
     p.add_argument("--port", type=int)
+    p.add_argument("--only", choices=ATTACKS, action="append", help="run only these attacks (repeatable)")
     args = p.parse_args()
     if args.what == "_host":
-        trio.run(abuse_host, args.cap)
+        if os.environ.get("ABUSE_PROFILE"):  # profile the host: ABUSE_PROFILE=host.prof python bench/abuse.py
+            import cProfile
+
+            with cProfile.Profile() as prof:
+                trio.run(abuse_host, args.cap)
+            prof.dump_stats(os.environ["ABUSE_PROFILE"])
+        else:
+            trio.run(abuse_host, args.cap)
     elif args.what == "_attack":
         trio.run(attack, args.attack, args.port, args.seconds, args.cap)
     else:

@@ -45,7 +45,7 @@ from typing import Any
 
 import trio
 
-from lanmatch.net.conn import FRAME_TIMEOUT, HELLO_TIMEOUT, Connection, escape, refuse
+from lanmatch.net.conn import FRAME_TIMEOUT, HELLO_TIMEOUT, Connection, Sweeper, escape, refuse
 from lanmatch.net.keeper import StoreKeeper
 from lanmatch.net.tls import Identity
 from lanmatch.protocol import RemoteProtocolError, check_outgoing_host
@@ -137,6 +137,8 @@ class Host:
         self.hello_timeout = hello_timeout
         self.frame_timeout = frame_timeout
         self._conns: dict[int, Connection] = {}  # served connections, oldest first
+        self._ungreeted: dict[int, Connection] = {}  # those that have not said hello yet, oldest first
+        self.sweeper: Sweeper | None = None  # every connection's clocks, one task (set by `run`)
         self._per_address: dict[str, int] = {}
         self.store = store  # None: nothing is kept (no profiles, no coin rooms, no resume)
         self.heartbeat = heartbeat
@@ -186,6 +188,7 @@ class Host:
             self.max_connections = default_max_connections(soft)
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            self.sweeper = await nursery.start(Sweeper(min(self.heartbeat, self.dead_after) / 2).run)
             if self.store is not None:
                 self.resume_matches()
             task_status.started(self)
@@ -282,15 +285,19 @@ class Host:
             resource.getrlimit(resource.RLIMIT_NOFILE)[0])
         if len(self._conns) < cap:
             return None
-        for cid, old in self._conns.items():
-            if not old.greeted:
-                self._forget(cid)
-                log.info("%s: evicted (never said hello) for a newcomer: the host is full", old.label)
-                old.close("host_full", old._error("host_full", "The host is full; this connection never said hello.", True))
-                return None
+        while self._ungreeted:
+            cid, old = next(iter(self._ungreeted.items()))  # the oldest
+            if old.greeted:
+                del self._ungreeted[cid]
+                continue
+            self._forget(cid)
+            log.info("%s: evicted (never said hello) for a newcomer: the host is full", old.label)
+            old.close("host_full", old._error("host_full", "The host is full; this connection never said hello.", True))
+            return None
         return "host_full", f"The host serves its {cap} connections; try later."
 
     def _forget(self, cid: int) -> None:
+        self._ungreeted.pop(cid, None)
         entry = self._conns.pop(cid, None)
         if entry is not None:
             address = entry.address
@@ -310,9 +317,11 @@ class Host:
             await refuse(stream, *refused, tls=self._tls_context)
             return
         conn = Connection(stream, numbered=True, outbox=self.outbox, heartbeat=self.heartbeat, dead_after=self.dead_after,
-                          hello_timeout=self.hello_timeout, frame_timeout=self.frame_timeout, tls=self._tls_context)
+                          hello_timeout=self.hello_timeout, frame_timeout=self.frame_timeout, tls=self._tls_context,
+                          sweeper=self.sweeper)
         conn.address = address
         self._conns[conn.id] = conn
+        self._ungreeted[conn.id] = conn
         if address is not None:
             self._per_address[address] = self._per_address.get(address, 0) + 1
         peer = self.lobby.connect(conn.id, conn.label, trio.current_time(), conn, address=address or "")
@@ -356,8 +365,11 @@ class Host:
             self.lobby.out.error(peer, "internal", "The host failed on that message (its bug, logged).", fatal=True)
             self.execute(self.lobby.drain())
         finally:
-            peer.link.label = peer.label
-            peer.link.greeted = peer.name is not None
+            conn = peer.link
+            conn.label = peer.label
+            if not conn.greeted and peer.name is not None:
+                conn.greeted = True
+                self._ungreeted.pop(conn.id, None)
 
 
 def _address(stream: trio.abc.Stream) -> str | None:
