@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import random
+import signal
+import subprocess
+import sys
 
 import trio
 import trio.testing
-from _net import RawPeer, frame_header, play_bots, start_host
+from _net import LOOPBACK, RawPeer, first_line, frame_header, play_bots, start_host
 
 from lanmatch.net.host import Host
 from lanmatch.protocol import PROTOCOL_VERSION, Decoder, encode_frame
@@ -279,3 +283,24 @@ async def test_the_sweeper_pings_a_greeted_peer_and_drops_it_when_silent(nursery
     assert rest and all(m["type"] == "ping" for m in rest)  # pinged each second of its silence ...
     assert host.dead_after <= trio.current_time() - said < host.dead_after + 1.0  # ... then dropped
     await gone(host)
+
+
+async def test_lanmatch_host_takes_its_connection_caps_from_the_command_line(tmp_path):
+    """`lanmatch host --max-per-address 2 --max-connections 3` (docs/protocol.md section 14)."""
+    cmd = [sys.executable, "-m", "lanmatch", "host", "--name", f"lm-caps-{os.getpid()}", "--bind", LOOPBACK,
+           "--data", str(tmp_path / "data"), "--max-per-address", "2", "--max-connections", "3"]
+    proc = await trio.lowlevel.open_process(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        port = int((await first_line(proc)).split(b":")[-1])
+        peers = [await RawPeer.open(port) for _ in range(2)]
+        for p in peers:
+            await p.hello()
+        msg = await refused(await RawPeer.open(port), "too_many_connections")
+        assert "2" in msg["message"]
+        for p in peers:
+            await p.aclose()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        with trio.fail_after(10):
+            await proc.wait()
