@@ -304,3 +304,35 @@ async def test_lanmatch_host_takes_its_connection_caps_from_the_command_line(tmp
         proc.send_signal(signal.SIGINT)
         with trio.fail_after(10):
             await proc.wait()
+
+
+async def flood_lists(p: RawPeer, n: int) -> tuple[int, dict | None]:
+    """Send `n` `list`s at once: how many were answered `rooms`, and the fatal error if one came."""
+    await p.send_bytes(b"".join(encode_frame({"type": "list"}) for _ in range(n)))
+    answered = 0
+    while answered < n:
+        m = await p.recv()
+        if m is None:
+            return answered, None
+        if m["type"] == "rooms":
+            answered += 1
+        elif m["type"] == "error" and m["fatal"]:
+            return answered, m
+    return answered, None
+
+
+async def test_reconnecting_after_rate_limited_brings_no_fresh_burst(nursery):
+    host = await start_host(nursery)
+    fresh = await RawPeer.open(host.port)
+    await fresh.hello("fresh")
+    assert await flood_lists(fresh, 30) == (30, None)  # within a new connection's burst
+    answered, err = await flood_lists(fresh, 150)  # past it: cut off
+    assert err is not None and err["code"] == "rate_limited" and answered < 150
+    assert await fresh.closed()
+    again = await RawPeer.open(host.port)  # the same address, at once: the rate, not a new burst
+    await again.hello("again")
+    answered, err = await flood_lists(again, 30)
+    assert err is not None and err["code"] == "rate_limited" and answered < 30
+    await again.aclose()
+    await close_all(host, [])
+    await serves_a_match(host)
