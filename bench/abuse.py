@@ -69,7 +69,7 @@ MAX_ROUNDS = 100_000  # every attacker loop stops here if its time has not run o
 async def abuse_host(cap: int) -> None:
     async with trio.open_nursery() as nursery:
         host = Host("abuse", rng=random.Random(1), person_bot_delay=0.0, max_connections=cap,
-                    max_per_address=cap + 64)
+                    max_per_address=cap + 64, tls=False)  # plain TCP: bench/net.py's raw peers, as before TLS
         await nursery.start(host.run)
         await nursery.start(host.listen, 0, LOOPBACK)
         print(f"ready {host.port}", flush=True)

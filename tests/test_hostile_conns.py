@@ -213,7 +213,7 @@ async def gone(host: Host, left: int = 0) -> None:
 
 
 async def memory_host(nursery, **kw) -> Host:
-    host = Host("sweep", rng=random.Random(1), strict=True, **kw)
+    host = Host("sweep", rng=random.Random(1), strict=True, tls=False, **kw)  # the raw peers speak plain frames
     await nursery.start(host.run)
     return host
 
