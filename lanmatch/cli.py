@@ -183,6 +183,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--new-profiles", type=int, default=None, metavar="N",
         help="new profiles an hour from one address (default 5; 0: none)",
     )
+    host.add_argument(
+        "--max-connections", type=int, default=None, metavar="N",
+        help="connections in total (default: the open-file limit less 64, at most 4096)",
+    )
+    host.add_argument(
+        "--max-per-address", type=int, default=None, metavar="N", help="connections from one IP address (default 64)",
+    )
     host.add_argument("--verbose", action="store_true", help="debug logging")
 
     join = sub.add_parser(

@@ -138,6 +138,9 @@ def open_identity(args: Any) -> Identity:
 async def _serve(args: Any, store: Store | None, task_status: Any, listeners: list, identity: Identity) -> int:
     name = args.name or socket.gethostname()
     limits = {} if getattr(args, "new_profiles", None) is None else {"new_profiles": max(0, args.new_profiles)}
+    for flag in ("max_connections", "max_per_address"):  # docs/protocol.md section 14, "Connections and frames"
+        if getattr(args, flag, None) is not None:
+            limits[flag] = max(1, getattr(args, flag))
     host = Host(name, bot_delay=getattr(args, "bot_delay", 0.0) or 0.0, store=store, tls=identity, **limits)
     adv: Advertiser | None = None
     with trio.CancelScope() as scope:
