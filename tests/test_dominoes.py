@@ -478,7 +478,7 @@ def test_emptying_the_rack_wins_the_round_and_scores_rivals_pips():
     events = run(g, *OUT_PLAYS, (0, play("0-0")))
     end = next(e for e in events if e["type"] == "round_end")
     assert end == {"n": end["n"], "type": "round_end", "round": 1, "reason": "out",
-                   "winner": 0, "pips": [0, 10], "points": 10, "scores": [10, 0]}
+                   "winner": 0, "pips": [0, 10], "points": 10, "scores": [10, 0], "hands": [[], ["6-4"]]}
     assert g.outcome is None and g.view(1)["scores"] == [10, 0]
 
 
@@ -510,7 +510,8 @@ def test_first_to_100_wins():
     events = play_to_block(g)
     total = events[-2]["scores"][0]
     assert total >= 100
-    assert g.outcome == {"winners": [0], "points": [total, 0, 0, 0], "reason": "blocked"}
+    assert g.outcome == {"winners": [0], "points": [total, 0, 0, 0], "reason": "blocked",
+                         "hands": events[-2]["hands"]}
     assert events[-1] == {"n": events[-1]["n"], "type": "match_end", "winners": [0],
                           "points": [total, 0, 0, 0], "reason": "blocked"}
     assert g.to_act == [] and all(g.legal_actions(s) == [] for s in range(4))
@@ -520,7 +521,7 @@ def test_first_to_100_wins():
 def test_reaching_the_target_exactly_ends_the_match():
     g = new_game("dominoes", players=2, seed=1, options={"target": 10}, deck=out_deal())
     run(g, *OUT_PLAYS, (0, play("0-0")))
-    assert g.outcome == {"winners": [0], "points": [10, 0], "reason": "out"}
+    assert g.outcome == {"winners": [0], "points": [10, 0], "reason": "out", "hands": [[], ["6-4"]]}
 
 
 def test_below_the_target_the_match_goes_on():
@@ -716,6 +717,9 @@ def check_state(g: Dominoes) -> list[dict]:
         # No tile this seat may not see: rivals' tiles and the boneyard's.
         visible = hands[seat] | line
         part = current_round_part(view)
+        if view["outcome"] is not None:  # the match is over: its last round's racks are revealed
+            assert view["outcome"]["hands"] == [v["hand"] for v in views]
+            part = {**part, "outcome": None, "events": [e for e in part["events"] if e["type"] != "round_end"]}
         shown = {canon(m) for s in strings_in(part) for m in TILE_RE.findall(s)}
         assert shown <= visible, f"seat {seat} sees {shown - visible}"
         packed = msgpack.packb(part)

@@ -5,7 +5,7 @@
     g.legal_actions(seat)     # [{"type": "play", "tile": "6-4", "end": "left"}, ...]
     g.act(seat, action)       # -> public events; raises IllegalAction(reason)
     g.view(seat)              # what that seat may see, plain msgpack-able data
-    g.outcome                 # None, then {"winners", "points", "reason"}
+    g.outcome                 # None, then {"winners", "points", "reason", "hands"}
 
 How this works
 --------------
@@ -261,10 +261,11 @@ def event_dict(record: tuple) -> dict[str, Any]:
     if kind == "deal":  # a round was dealt; seat `lead` opens it (its tile shows when played)
         return {"n": n, "type": kind, "round": record[2], "counts": list(record[3]),
                 "boneyard": record[4], "lead": record[5]}
-    if kind == "round_end":  # pips left per seat; the winner (None: tie) scored `points`
+    if kind == "round_end":  # pips left per seat; the winner (None: tie) scored `points`;
+        # `hands`: every seat's rack as the round ended (revealed: the round is over)
         return {"n": n, "type": kind, "round": record[2], "reason": record[3],
                 "winner": record[4], "pips": list(record[5]), "points": record[6],
-                "scores": list(record[7])}
+                "scores": list(record[7]), "hands": [list(h) for h in record[8]]}
     # match_end: winners (empty for a draw), match points per seat, last round's reason
     return {"n": n, "type": kind, "winners": list(record[2]), "points": list(record[3]),
             "reason": record[4]}
@@ -346,11 +347,13 @@ class Dominoes:
 
     @property
     def outcome(self) -> dict[str, Any] | None:
-        """None while the match runs; then winners (empty for a draw), match points, reason."""
+        """None while the match runs; then winners (empty for a draw), match points, reason,
+        and `hands`: every seat's rack as the last round ended."""
         o = self._outcome
         if o is None:
             return None
-        return {"winners": o["winners"].copy(), "points": o["points"].copy(), "reason": o["reason"]}
+        return {"winners": o["winners"].copy(), "points": o["points"].copy(), "reason": o["reason"],
+                "hands": [h.copy() for h in o["hands"]]}
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """The actions `seat` may take now (fresh dicts); empty for a seat that may not act.
@@ -609,15 +612,18 @@ class Dominoes:
         if winner is not None:
             self._scores[winner] += points
         scores = tuple(self._scores)
+        order = self.dset.hand_order
+        racks = tuple(tuple(self._tiles[i] for i in order if h >> i & 1) for h in self._hands)
         records.append(
-            self._record("round_end", self._round, reason, winner, tuple(pips), points, scores)
+            self._record("round_end", self._round, reason, winner, tuple(pips), points, scores, racks)
         )
         winners = match_winners(self._scores, self.target)
         if winners is None:
             self._deal(None, records)
             return
         self._turn = None
-        self._outcome = {"winners": winners, "points": list(scores), "reason": reason}
+        self._outcome = {"winners": winners, "points": list(scores), "reason": reason,
+                         "hands": [list(r) for r in racks]}
         records.append(self._record("match_end", tuple(winners), scores, reason))
 
     def _deal(self, rigged: list[int] | None, records: list[tuple]) -> None:
