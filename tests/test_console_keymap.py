@@ -97,6 +97,9 @@ def tour() -> list[Console]:
     ui = seated_ui(g, kind="join")
     ui.press("L")
     out.append(ui)
+    ui = seated_ui(g)  # a Dominoes round's end (tests/test_console_round.py plays one)
+    ui.round_end, ui.round_until, ui.overlay = {"round": 1, "pips": [0, 3, 4], "hands": [[], ["2-1"], ["4-0"]]}, 1e9, "round"
+    out.append(ui)
     out.append(_table("classic", [H1, H2], "R5", first=0, pile=("R7",), acts=[(0, {"type": "draw"})])[1])  # p, k
     out.append(_table("toll", [H1, H2], "R5", first=0, pile=("R7",), acts=[(0, {"type": "draw"})])[1])  # s
     out.append(_table("standard", [H1, H2, ["W+4", "G4", "B6", "Y5", "G5", "B7", "Y6"]], "R5", first=2,

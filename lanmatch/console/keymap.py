@@ -216,6 +216,7 @@ KEYS: tuple[Key, ...] = (
     Key(("enter", " ", DIGIT, TEXT), "pick", ("picker",), "Enter or its key picks"),
     Key(("escape", "q"), "close", ("picker",), "Esc cancel"),
     Key((ANY,), "close", ("help",), "any key closes this help"),
+    Key((ANY,), "close", ("round",), "any key goes on to the next round"),
     Key(("y", "Y", "enter"), "stake_ok", ("confirm_stake",), _stake_words),
     Key((ANY,), "stake_no", ("confirm_stake",), "Esc back"),
     Key(("enter", "l"), "gone_lobby", ("host_gone",), "Enter back to the lobby", kinds=("join",)),

@@ -60,6 +60,7 @@ from lanmatch.table import GUEST_MAX_SEATS, default_clock
 
 Intent = tuple
 LOG_KEEP = 300
+ROUND_SECONDS = 8.0  # how long a Dominoes round's end stays up (a key closes it sooner)
 LEVELS = ("easy", "medium", "hard")
 MODES = ("single", "match", "daily")
 NOT_OPTIONS = ("mode", "target", "date")  # table options the form sets elsewhere (or never)
@@ -371,6 +372,11 @@ class Console:
         self.known_names: dict[int, str] = {}  # the last name each seat of this room had (for departed seats)
         self.returning: dict[str, Any] | None = None  # a seat kept on this machine, being taken back
         self._resumed: dict[str, Any] | None = None  # ... taken back: the next view tells what was played meanwhile
+        # the table screen's own layers (issue 15): a Dominoes round's end, the move history scrolled back
+        self.round_end: dict[str, Any] | None = None  # the `round_end` event the "round" layer shows
+        self.round_until = 0.0  # ... until then (monotonic), or until a key
+        self.log_back = 0  # how many lines the move history is scrolled back (0: the latest)
+        self.log_page = 5  # the rows the history had when last drawn (a page for PgUp/PgDn)
 
     # ------------------------------------------------------------ reading
 
@@ -783,6 +789,10 @@ class Console:
         self._resumed = None
         self._back = False
         self.log = []  # the next table's moves are its own
+        self.log_back = 0
+        self.round_end = None
+        if self.overlay == "round":
+            self.overlay = None
         self._last_step, self._last_n, self._had_outcome = None, 0, False
 
     def _on_view(self, msg: dict[str, Any], now: float) -> None:
@@ -824,6 +834,7 @@ class Console:
             self.add_log([self._meanwhile(back, step, fresh)])
         if timed_out:
             self.add_log(["Your time ran out: the host played that move for you."])
+        self._note_round(view, fresh, now)
         if self.screen in ("waiting", "connecting", "rooms", "form"):
             self.screen = "table"
         # keep the same card selected; at the start of a decision, a playable one
@@ -840,6 +851,23 @@ class Console:
         legal = self.legal
         if legal and all(a.get("type") == "color" for a in legal) and self.picker is None:
             self.picker = self._color_picker("Name the active color", legal)
+
+    def _note_round(self, view: dict[str, Any], fresh: list[dict[str, Any]], now: float) -> None:
+        """A Dominoes round just ended and the next one is dealt: open the
+        "round" layer (every rack, the pips, the points) for `ROUND_SECONDS`
+        or until a key. The match's last round is told by the end screen."""
+        ends = [e for e in fresh if e.get("type") == "round_end" and e.get("hands") is not None]
+        if not ends or view.get("outcome") is not None or ends[-1].get("round") != view.get("round", 0) - 1:
+            return
+        self.round_end = ends[-1]
+        self.round_until = now + ROUND_SECONDS
+        if self.overlay is None and self.prompt is None:
+            self.overlay = "round"
+
+    def round_shown(self, now: float | None) -> bool:
+        """Is the "round" layer up at `now` (None: the last time the screen was drawn)?"""
+        now = self.bar_now if now is None else now
+        return self.overlay == "round" and self.round_end is not None and (now is None or now < self.round_until)
 
     def _meanwhile(self, back: dict[str, Any], step: int, fresh: list[dict[str, Any]]) -> str:
         """One line: how many moves were played since this machine last saw the seat's game."""
@@ -882,7 +910,7 @@ class Console:
         `picker`), the address field (`address`), else the screen (keymap.py)."""
         if self.prompt is not None:
             return "prompt"
-        if self.overlay is not None:
+        if self.overlay is not None and (self.overlay != "round" or self.round_shown(None)):
             return self.overlay
         if self.picker is not None:
             return "picker"
@@ -897,6 +925,8 @@ class Console:
     def press(self, key: str) -> list[Intent]:
         """One key; returns the intents for the network side. The key map
         (`keymap.KEYS`) says which `_key_<does>` method handles it."""
+        if self.overlay == "round" and not self.round_shown(None):
+            self.overlay = None  # its seconds are up: the key goes to the table
         entry = keymap.find(self, key)
         if self.mode() == "table" and not (entry is not None and entry.does == "choose" and key.isdigit()):
             self.digits = ""

@@ -717,6 +717,42 @@ def domino_lines(view: dict[str, Any], w: Words, width: int) -> list[str]:
     return lines
 
 
+def round_end_lines(e: dict[str, Any], w: Words, width: int, target: int | None = None) -> list[str]:
+    """The screen of a Dominoes round that just ended (its `round_end` event):
+    why it ended, who scored and how, then every seat's pips and rack."""
+    pips = e.get("pips") or []
+    hands = e.get("hands") or [[] for _ in pips]
+    win = e.get("winner")
+    points = e.get("points", 0)
+    reason = e.get("reason")
+    if win is None:
+        low = min(pips, default=0)
+        lines = [f"The line is blocked; {' and '.join(w.name(s) for s, p in enumerate(pips) if p == low)} tie "
+                 f"on {plural(low, 'pip')}: nobody scores."]
+    else:
+        others = " + ".join(str(p) for s, p in enumerate(pips) if s != win) or "0"
+        if reason == "out":
+            how = f"{w.verb(win, 'went', 'went')} out"
+        else:
+            how = f"The line is blocked; {w.verb(win, 'hold', 'holds')} the fewest pips ({pips[win]})"
+        scorer = "you score" if w.you(win) else f"{w.name(win)} scores"
+        lines = [f"{how}: {scorer} {points}, the pips left in the others' racks "
+                 f"({others})."]
+    names = [w.name(s) for s in range(len(pips))]
+    namew = max((len(x) for x in names), default=4)
+    for s, p in enumerate(pips):
+        tag = f"+{points}" if s == win else ""
+        head = f"  {names[s]:<{namew}} {tag:>4} {p:>3} pips: "
+        tiles = [tile_words(t) for t in (hands[s] if s < len(hands) else [])]
+        lines += wrap_items(head, tiles, width, sep=" ") if tiles else [head + ("out" if s == win else "—")]
+    scores = e.get("scores") or []
+    told = [f"{names[s]} {p}" for s, p in enumerate(scores)]
+    if target and told:
+        told[-1] += f" (first to {target})"
+    lines += wrap_items("Match points: ", told, width)
+    return lines
+
+
 LINE_ROWS = 4
 """The most rows the line of tiles takes; a longer line shows both ends and elides its middle."""
 

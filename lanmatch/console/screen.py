@@ -35,6 +35,7 @@ from lanmatch.console.render import (
     palette_of,
     plural,
     render_outcome,
+    round_end_lines,
     shown,
     wrap_items,
 )
@@ -654,7 +655,21 @@ def _keys_of(ui: Console) -> Line:
     return _plain(" " + " · ".join(keymap.bar(ui)), "class:dim")
 
 
-def overlay_box(ui: Console, width: int, height: int = 24) -> list[Line] | None:
+def round_box(ui: Console, now: float | None, width: int, height: int) -> list[Line]:
+    """The "round" layer: a Dominoes round's end, every rack with its pips and the points."""
+    e = ui.round_end or {}
+    w = Words(ui.table, ui.names(), ui.seat if ui.seat is not None else -1, True)
+    body = [ansi_fragments(" " + x) for x in round_end_lines(e, w, width - 6, (ui.view or {}).get("target"))]
+    left = max(0.0, ui.round_until - now) if now is not None else 0.0
+    body.append(_plain(f" Round {(ui.view or {}).get('round', '?')} is dealt: it shows in {left:.0f} s,"
+                       f" or {keymap.bar(ui, 'round')[0]}.", "class:dim"))
+    body = body[: max(1, height - 3)]
+    return _box(f"Round {e.get('round', '?')} is over", body, width)
+
+
+def overlay_box(ui: Console, width: int, height: int = 24, now: float | None = None) -> list[Line] | None:
+    if ui.overlay == "round":
+        return round_box(ui, now, width, height) if ui.round_shown(now) else None
     if ui.prompt is not None:
         p = ui.prompt
         shown = ("•" * len(p.value) if p.secret else p.value) + "█"
@@ -734,7 +749,7 @@ def render_screen(ui: Console, now: float, width: int = 80, height: int = 24) ->
     screen = ui.screen if not (ui.screen == "table" and ui.view is None) else "waiting"
     lines = SCREENS[screen](ui, now, width, height)
     lines = [cut(x, width) for x in lines[:height]] + [[] for _ in range(height - len(lines))]
-    box = overlay_box(ui, width, height)
+    box = overlay_box(ui, width, height, now)
     if box is not None:
         lines = _compose(lines, box, width, height)
     return [[(style, shown(text)) for style, text in line] for line in lines]
