@@ -24,7 +24,7 @@ from lanmatch.rules import new_game
 # what a terminal sends for each named key (xterm)
 SEQUENCES = {"left": "\x1b[D", "right": "\x1b[C", "up": "\x1b[A", "down": "\x1b[B", "enter": "\r", "tab": "\t",
              "s-tab": "\x1b[Z", "backspace": "\x7f", "home": "\x1b[H", "end": "\x1b[F", "escape": "\x1b",
-             "c-c": "\x03"}
+             "c-c": "\x03", "pageup": "\x1b[5~", "pagedown": "\x1b[6~"}
 
 
 class Recorder(Console):
@@ -96,6 +96,10 @@ def tour() -> list[Console]:
             out.append(other)
     ui = seated_ui(g, kind="join")
     ui.press("L")
+    out.append(ui)
+    ui = seated_ui(g)  # the move history scrolled back
+    ui.add_log([f"move {k}" for k in range(40)])
+    ui.press("[")
     out.append(ui)
     ui = seated_ui(g)  # a Dominoes round's end (tests/test_console_round.py plays one)
     ui.round_end, ui.round_until, ui.overlay = {"round": 1, "pips": [0, 3, 4], "hands": [[], ["2-1"], ["4-0"]]}, 1e9, "round"

@@ -48,7 +48,7 @@ KINDS = ("play", "join")
 # how the help and the console's words write a key
 WRITTEN = {"enter": "Enter", "escape": "Esc", "tab": "Tab", "s-tab": "Shift-Tab", "backspace": "Backspace",
            "c-c": "Ctrl-C", "left": "←", "right": "→", "up": "↑", "down": "↓", "home": "Home", "end": "End",
-           " ": "Space"}
+           " ": "Space", "pageup": "PgUp", "pagedown": "PgDn"}
 
 Pred = Callable[[Any], bool]
 
@@ -151,6 +151,18 @@ def _stake_words(ui: Any) -> str:
     return "Enter " + ("create" if (ui.pending or {}).get("what") == "create" else "join")
 
 
+def _has_log(ui: Any) -> bool:
+    return ui.view is not None and bool(ui.log)
+
+
+def _scrolled(ui: Any) -> bool:
+    """The key bar tells the history keys while it is scrolled back (the log's rule always does)."""
+    return _has_log(ui) and ui.log_back > 0
+
+
+_HISTORY_HELP = ("PgUp/PgDn or [ ]", "scroll the move history back and forth (long lines wrap)")
+
+
 def _help_shown(ui: Any) -> bool:
     return ui.screen_mode() in ("waiting", "hosts") or (ui.screen_mode() == "table" and _playing(ui))
 
@@ -174,6 +186,9 @@ KEYS: tuple[Key, ...] = (
         needs="challenge"),
     Key(("n",), "color", ("table",), "n name a color", ("n", "name a color"), _playing, _offers("color"),
         needs="color"),
+    # -- the table, always (before the keys that give way first in the bar): the move history scrolled back (PgUp, [) and forth (PgDn, ])
+    Key(("pageup", "["), "log_back", ("table",), "[ ] history", _HISTORY_HELP, _has_log, _scrolled),
+    Key(("pagedown", "]"), "log_forward", ("table",), "[ ] history", _HISTORY_HELP, _has_log, _scrolled),
     Key(("left", "right", "up", "down", "h", "l", "home", "end", DIGIT), "choose", ("table",), "←→/1-9 choose",
         ("←/→ or a number", "choose a {piece}"), _playing, lambda ui: _playing(ui) and bool(ui.hand())),
     Key(("tab", "m"), "moves", ("table",), "Tab all moves", ("Tab", "every move you have"), _playing,

@@ -536,6 +536,8 @@ class Console:
         self.message = text
 
     def add_log(self, lines: list[str]) -> None:
+        if self.log_back:  # scrolled back: the lines shown stay in place
+            self.log_back += len(lines)
         self.log += lines
         del self.log[:-LOG_KEEP]
 
@@ -868,6 +870,21 @@ class Console:
         """Is the "round" layer up at `now` (None: the last time the screen was drawn)?"""
         now = self.bar_now if now is None else now
         return self.overlay == "round" and self.round_end is not None and (now is None or now < self.round_until)
+
+    def log_scroll(self) -> int:
+        """How many lines the move history is scrolled back, kept within the log."""
+        self.log_back = max(0, min(self.log_back, len(self.log) - 1))
+        return self.log_back
+
+    def _key_log_back(self, key: str) -> list[Intent]:
+        self.log_back += max(1, self.log_page - 1)
+        self.log_scroll()
+        return []
+
+    def _key_log_forward(self, key: str) -> list[Intent]:
+        self.log_back -= max(1, self.log_page - 1)
+        self.log_scroll()
+        return []
 
     def _meanwhile(self, back: dict[str, Any], step: int, fresh: list[dict[str, Any]]) -> str:
         """One line: how many moves were played since this machine last saw the seat's game."""

@@ -561,6 +561,26 @@ def seat_tags(view: dict[str, Any], w: Words, s: int) -> list[str]:
     return out
 
 
+def last_play(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The `play` event that put the top card (or the tile) down, if it is the
+    latest move of the round that the view's events tell (None otherwise)."""
+    for e in reversed(view.get("events") or []):
+        t = e.get("type")
+        if t == "play":
+            return e if e.get("card", e.get("tile")) is not None else None
+        if t in ("deal", "flip", "round_end", "match_end", "game_over"):
+            return None
+    return None
+
+
+def just_played(view: dict[str, Any], w: Words) -> str:
+    """` (just played by Bot 2)` after the top card, when the latest play put it there."""
+    e = last_play(view)
+    if e is None or e.get("card") != view.get("top"):
+        return ""
+    return f" (just played by {w.name(e.get('seat'))})" if not w.you(e.get("seat")) else " (you just played it)"
+
+
 def table_lines(view: dict[str, Any], w: Words) -> list[str]:
     """The middle of a Color Match table in words: whose turn and which way, the
     top card and active color, the Day & Night face, a waiting penalty pile,
@@ -577,7 +597,8 @@ def table_lines(view: dict[str, Any], w: Words) -> list[str]:
         nxt = (turn + direction) % n
         way = "clockwise ↻" if direction == 1 else "counterclockwise ↺"
         lines.append(f"Turn: {w.bold(w.name(turn))} · play goes {way} · next: {w.name(nxt)}")
-    lines.append(f"Top card: {w.card(view['top'])} · active color: {w.color_name(view.get('color'))}")
+    lines.append(f"Top card: {w.card(view['top'])}{just_played(view, w)} · active color: "
+                 f"{w.color_name(view.get('color'))}")
     if "face" in view:
         line = f"Face up: the {view['face'].upper()} side"
         if view.get("draw_far"):
@@ -711,6 +732,10 @@ def domino_lines(view: dict[str, Any], w: Words, width: int) -> list[str]:
         lines += _line_rows(line, width)
         ends = view.get("ends") or ["?", "?"]
         lines.append(f"Open ends: left {ends[0]} · right {ends[1]}")
+        e = last_play(view)
+        if e is not None and e.get("tile"):
+            who = "you" if w.you(e.get("seat")) else w.name(e.get("seat"))
+            lines.append(f"Just played: {tile_words(e['tile'])} on the {e.get('end')}, by {who}")
     else:
         lines.append("Line: empty; the round's lead tile opens it")
     lines.append(f"Boneyard: {plural(view.get('boneyard', 0), 'tile')}")

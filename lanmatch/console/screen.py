@@ -111,6 +111,29 @@ def cut(line: Line, width: int) -> Line:
     return out
 
 
+def wrap(line: Line, width: int, indent: int = 3) -> list[Line]:
+    """`line` wrapped at its spaces into rows of at most `width` columns, the
+    rows after the first indented by `indent` (a word longer than a row is
+    split). Nothing is cut off."""
+    if line_len(line) <= width:
+        return [line]
+    cells = _cells(line)
+    rows: list[Line] = []
+    lead: list[Frag] = []
+    while cells:
+        room = width - len(lead)
+        if len(cells) <= room:
+            rows.append(_group(lead + cells))
+            break
+        at = next((k for k in range(room, 0, -1) if cells[k][1] == " "), room)
+        rows.append(_group(lead + cells[:at]))
+        cells = cells[at:]
+        while cells and cells[0][1] == " ":
+            cells = cells[1:]
+        lead = [("", " ")] * min(indent, max(0, width // 2))
+    return rows
+
+
 def pad(line: Line, width: int, style: str = "") -> Line:
     line = cut(line, width)
     n = line_len(line)
@@ -349,7 +372,30 @@ def _outcome_block(ui: Console, width: int) -> list[Line]:
         lines.append(_plain(f" {keymap.key_name('rematch')} deals a rematch (same seats, a new deal).", "bold"))
     else:
         lines.append(_plain(" Waiting for the room's creator to deal a rematch…"))
-    return [cut(x, width) for x in lines]
+    return [row for x in lines for row in wrap(x, width)]
+
+
+def _log_block(ui: Console, width: int, rows: int) -> list[Line]:
+    """The move history: its rule, then `rows` rows ending `ui.log_back`
+    lines before the latest, each line wrapped (never cut)."""
+    ui.log_page = rows
+    back = ui.log_scroll()
+    end = len(ui.log) - back
+    out: list[Line] = []
+    k = end - 1
+    while k >= 0 and len(out) < rows:
+        text = ui.log[k]
+        style = "bold" if text.startswith("You ") else ""
+        out = wrap(_plain(" " + text, style), width) + out
+        k -= 1
+    first_shown = k + 1
+    out = out[-rows:]
+    if back:
+        keys = f"{keymap.key_name('log_back')}/{keymap.key_name('log_forward')}"
+        title = f"Moves {first_shown + 1}-{end} of {len(ui.log)}, scrolled back ({keys} or [ ])"
+    else:
+        title = f"Recent moves ({keymap.key_name('log_back')} or [ scrolls back)" if k >= 0 else "Recent moves"
+    return [_rule(title, width), *out, *([[]] * (rows - len(out)))]
 
 
 def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
@@ -371,11 +417,11 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     middle = pieces.middle(v, w, width - 2)
     for text in middle:
         style = "class:warn" if text.startswith(("Penalty", "Bomb", "Midnight", "*** ONE")) else ""
-        top.append(cut(ansi_fragments(" " + text, style), width))
+        top += wrap(ansi_fragments(" " + text, style), width)
     shown = v.get("shown")
     if shown:
         cards = " · ".join(w.card(c) for c in shown.get("hand", []))
-        top.append(cut(ansi_fragments(f" You saw {w.name(shown.get('seat'))}'s hand: {cards}"), width))
+        top += wrap(ansi_fragments(f" You saw {w.name(shown.get('seat'))}'s hand: {cards}"), width)
 
     bottom: list[Line] = []
     over = ui.outcome is not None
@@ -390,14 +436,7 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     bottom.append(cut(_plain(" " + ui.message, "class:msg"), width))
     rows_left = height - len(top) - len(block) - len(bottom)
     log_rows = rows_left - 1
-    log: list[Line] = []
-    if log_rows >= 1:
-        log.append(_rule("Recent moves", width))
-        shown_log = ui.log[-log_rows:]
-        for text in shown_log:
-            style = "bold" if text.startswith("You ") else ""
-            log.append(cut(_plain(" " + text, style), width))
-        log += [[]] * (log_rows - len(shown_log))
+    log = _log_block(ui, width, log_rows) if log_rows >= 1 else []
     lines = top + log + block + bottom
     if len(lines) > height:  # a small terminal: keep the top and the bottom
         keep_bottom = len(block) + len(bottom)
