@@ -309,6 +309,7 @@ PEER: dict[str, dict[str, Field]] = {
     "kick": {"seat": req(SEAT)},
     "act": {"state_id": req(i(0, MAX_INT)), "action": req(action()), "seat": opt(SEAT)},
     "resync": {},
+    "pause": {"on": req(b())},  # stop (true) or restart (false) the clocks: a person alone with bots
 }
 
 # ---------------------------------------------------------------- host -> peer
@@ -354,6 +355,7 @@ HOST: dict[str, dict[str, Field]] = {
         "legal": req(lst(mapping(8), 512)),
         "timers": req(lst(TIMER, 16)),
         "autopilot": req(lst(SEAT, 6)),
+        "paused": opt(b()),  # the clocks are stopped (`pause`); absent otherwise
     },
     "rejected": {
         "seq": req(SEQ),

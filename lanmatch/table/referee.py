@@ -49,6 +49,14 @@ Timers (recomputed after every change by `_rearm`):
   or its move when it holds the turn: the move is its chance to call), the
   other chances in seat order, the ends of timed windows, then the turn.
 
+A pause (`pause(now)`, `resume(now)`: the host honours it at a table whose
+only person asks, docs/protocol.md "pause") freezes every clock: while paused
+no timer is due (`next_deadline` is None) and `timers` tell the time left as
+it was at the pause; `resume` shifts every start the timers count from (the
+decision's, the windows', the chances', the reactions' openings) by the time
+paused, so each deadline moves by exactly that much. An action of a person
+ends the pause first.
+
 The host's room task drives a referee in real time; `lanmatch sim`
 (`lanmatch/sim.py`) and the line mode (`lanmatch/console/quick.py`) drive
 the same class on a virtual clock, with `bot_delay` and `call_window` 0.
@@ -204,6 +212,7 @@ class Referee:
         self._reactions: dict[tuple[int, int, float], float] = {}  # (catcher, window owner, opened) -> seconds
         self.log: list[tuple[float, int, dict[str, Any], str]] = []  # (time, seat, action, by)
         self.notes: list[str] = []  # bots' illegal choices replaced by a legal action (their bugs)
+        self._paused_at: float | None = None  # paused since then (module docstring)
         self._changed(now)
 
     # ------------------------------------------------------------ seats
@@ -290,12 +299,42 @@ class Referee:
         return self.g.legal_actions(seat)
 
     def next_deadline(self) -> float | None:
-        """When `tick` next has work to do, or None (game over, or no timer)."""
-        return self._timers[0].due if self._timers else None
+        """When `tick` next has work to do, or None (game over, no timer, or paused)."""
+        return self._timers[0].due if self._timers and self._paused_at is None else None
 
     def timers(self, now: float) -> list[dict[str, Any]]:
-        """The public timers with the time left: `[{"seat", "kind", "left"}]`."""
-        return [t.public(now) for t in self._timers if t.kind not in ("bot", "chance")]
+        """The public timers with the time left: `[{"seat", "kind", "left"}]`
+        (while paused, the time left at the pause)."""
+        at = now if self._paused_at is None else self._paused_at
+        return [t.public(at) for t in self._timers if t.kind not in ("bot", "chance")]
+
+    # ------------------------------------------------------------ pausing
+
+    @property
+    def paused(self) -> bool:
+        return self._paused_at is not None
+
+    def pause(self, now: float) -> bool:
+        """Stop every clock at `now` (nothing is due until `resume`). False
+        when there is nothing to pause (the game is over, or already paused)."""
+        if self.over or self._paused_at is not None:
+            return False
+        self._paused_at = now
+        return True
+
+    def resume(self, now: float) -> float:
+        """Start the clocks again: every deadline moves by the time paused,
+        which is returned (0.0 when not paused)."""
+        if self._paused_at is None:
+            return 0.0
+        shift = max(0.0, now - self._paused_at)
+        self._paused_at = None
+        self._decision_start += shift
+        self._windows_seen = {s: (state, since + shift) for s, (state, since) in self._windows_seen.items()}
+        self._chances = {s: since + shift for s, since in self._chances.items()}
+        self._reactions = {(c, o, opened + shift): r for (c, o, opened), r in self._reactions.items()}
+        self._rearm(now)
+        return shift
 
     def autopilot(self) -> list[int]:
         return [s for s, c in enumerate(self.seats) if c.autopilot]
@@ -324,6 +363,7 @@ class Referee:
                 (the seat may not act now), `illegal` (the engine refused it;
                 the reason is its sentence).
         """
+        self.resume(now)  # a person's move ends a pause
         self.touch(seat, now)
         if self.over:
             raise Rejected("over", "The game is over.")
@@ -361,8 +401,8 @@ class Referee:
     def due(self, now: float) -> Due | None:
         """The earliest timer due at `now` as a `Due`: what must be decided
         (by a bot, or already known: an `expire`). None when nothing is due,
-        or a due chance had nothing to offer (its timer is gone then)."""
-        if not self._timers or self._timers[0].due > now:
+        or a due chance had nothing to offer (its timer is gone then), or paused."""
+        if not self._timers or self._timers[0].due > now or self._paused_at is not None:
             return None
         t = self._timers[0]
         seat = t.seat

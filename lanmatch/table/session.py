@@ -266,6 +266,8 @@ class RoomSession:
                 self._gone(peer, now)
             elif typ == "resync":
                 self._snapshot(peer, now)
+            elif typ == "pause":
+                self._pause(peer, bool(msg["on"]), now)
             elif typ in ("start", "rematch"):
                 self._may_direct(peer, typ)
                 if typ == "rematch" and room.state != "over":
@@ -359,6 +361,8 @@ class RoomSession:
             self.owner, self.first_directs = peer, False
         self.lobby.tokens[token] = self
         self.out.tell(peer, "seated", room=self.room.name, seat=seat, token=token)
+        if peer.agent == "person":
+            self._no_pause(now)
         self._send_room()
         self.lobby.notify()
         if self.auto_start and self.room.is_full() and self.room.state != "playing":
@@ -418,6 +422,7 @@ class RoomSession:
             RoomError: `store_failed` (nothing changed: the seat is kept).
         """
         room = self.room
+        self._no_pause(now)  # whoever leaves, the clocks run again
         x = room.seats[seat]
         fee = None
         if x is not None and room.state == "playing" and self.match is not None and self.match.kinds[seat] != "bot":
@@ -488,6 +493,29 @@ class RoomSession:
         peer.bucket.refund()
         self.actions += 1
         self._changed(now, first=peer)
+
+    def _pause(self, peer: Peer, on: bool, now: float) -> None:
+        """`pause` (docs/protocol.md): the clocks stop, or start again, at a
+        table whose only person is `peer`; the views tell it (`paused`)."""
+        room, ref = self.room, self.room.referee
+        if ref is None or room.state != "playing":
+            raise RoomError("no_game", "No game is being played here.")
+        if not on:
+            if ref.resume(now):
+                self._views()
+            return
+        others = [x for s, x in enumerate(room.seats) if x is not None and x.agent == "person" and s != peer.seat]
+        if peer.seat is None or others:
+            raise RoomError("not_alone", "Only a person alone at a table of bots may pause it; "
+                                         "with other people the clocks run on.")
+        if ref.pause(now):
+            self._views()
+
+    def _no_pause(self, now: float) -> None:
+        """A person sat down: a pause of the table ends (the clocks run for everyone)."""
+        ref = self.room.referee
+        if ref is not None and ref.paused:
+            ref.resume(now)
 
     # ------------------------------------------------------------ closing
 
@@ -735,6 +763,7 @@ class RoomSession:
             "legal": legal,
             "timers": ref.timers(now),
             "autopilot": ref.autopilot(),
+            **({"paused": True} if ref.paused else {}),
         }
 
     def _send_room(self) -> None:
