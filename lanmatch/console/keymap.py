@@ -151,6 +151,14 @@ def _stake_words(ui: Any) -> str:
     return "Enter " + ("create" if (ui.pending or {}).get("what") == "create" else "join")
 
 
+def _paused(ui: Any) -> bool:
+    return _playing(ui) and (ui.paused() or ui.paused_by is not None)
+
+
+def _pause_words(ui: Any) -> str:
+    return "p go on (paused)"
+
+
 def _has_log(ui: Any) -> bool:
     return ui.view is not None and bool(ui.log)
 
@@ -171,8 +179,10 @@ KEYS: tuple[Key, ...] = (
     # -- the table, during a game (the key bar keeps the first ones when short of room)
     Key(("enter", " "), "play", ("table",), "Enter play", ("Enter", "{play}"), _playing,
         lambda ui: _playing(ui) and any(i.playable for i in ui.hand())),
-    Key(("p",), "drawn", ("table",), "p play it", ("p", "PLAY the card you drew"), _playing, _plays_drawn,
+    Key(("p",), "drawn", ("table",), "p play it", ("p", "PLAY the card you drew"), _plays_drawn, _plays_drawn,
         needs="drawn"),
+    Key(("p", "P"), "pause", ("table",), _pause_words, ("p", "pause: alone with bots the clocks stop (also while "
+        "this help is open); with other people they run on"), _playing, _paused),
     Key(("d",), "draw", ("table",), "d draw", ("d", "{draw}"), _playing, _offers("draw"), needs="draw"),
     Key(("k",), "keep", ("table",), "k keep", ("k", "KEEP it"), _playing, _offers("keep"), needs="keep"),
     Key(("s",), "pass", ("table",), "s pass", ("s", "{pass}"), _playing, _offers("pass"), needs="pass"),

@@ -377,6 +377,7 @@ class Console:
         self.round_until = 0.0  # ... until then (monotonic), or until a key
         self.log_back = 0  # how many lines the move history is scrolled back (0: the latest)
         self.log_page = 5  # the rows the history had when last drawn (a page for PgUp/PgDn)
+        self.paused_by: str | None = None  # this console asked the host to pause: "help" (its page is open) or "key" (p)
 
     # ------------------------------------------------------------ reading
 
@@ -501,7 +502,7 @@ class Console:
         """The view's timers with the seconds left at `now`."""
         if not self.msg:
             return []
-        gone = max(0.0, now - self.received_at)
+        gone = 0.0 if self.paused() else max(0.0, now - self.received_at)
         return [{**t, "left": max(0.0, float(t.get("left", 0)) - gone)} for t in self.msg.get("timers") or []]
 
     def label(self, action: dict[str, Any]) -> str:
@@ -695,6 +696,8 @@ class Console:
         """The title bar's connection state, with the seconds of reconnecting left."""
         if self.reconnect_until is not None and self.status:
             return f"{self.status} {max(0.0, self.reconnect_until - now):.0f} s"
+        if not self.status and self.paused() and self.outcome is None:
+            return "PAUSED"
         return self.status
 
     def on_bye(self, msg: dict[str, Any]) -> None:
@@ -871,6 +874,42 @@ class Console:
         now = self.bar_now if now is None else now
         return self.overlay == "round" and self.round_end is not None and (now is None or now < self.round_until)
 
+    # -- the pause (docs/protocol.md "Pause"): alone with bots, help and p stop the clocks
+
+    def alone_with_bots(self) -> bool:
+        """A running game where this console holds the only seat a person sits in."""
+        if self.seat is None or self.view is None or self.outcome is not None:
+            return False
+        seats = (self.room or {}).get("seats") or []
+        return bool(seats) and all(x.get("kind") != "person" for x in seats if x.get("seat") != self.seat)
+
+    def paused(self) -> bool:
+        """Are the host's clocks stopped (its latest view says so)?"""
+        return bool((self.msg or {}).get("paused"))
+
+    def _pause_for(self, why: str) -> list[Intent]:
+        if self.paused_by is not None or not self.alone_with_bots():
+            return []
+        self.paused_by = why
+        return [("send", "pause", {"on": True})]
+
+    def _resume_from(self, why: str) -> list[Intent]:
+        if self.paused_by != why:
+            return []
+        self.paused_by = None
+        return [("send", "pause", {"on": False})]
+
+    def _key_pause(self, key: str) -> list[Intent]:
+        if self.paused_by is not None or self.paused():
+            self.paused_by = None
+            self.say("The clocks run again.")
+            return [("send", "pause", {"on": False})]
+        if not self.alone_with_bots():
+            self.say("With other people at the table the clocks run on: there is no pause.")
+            return []
+        self.say(f"Paused: no clock runs. {keymap.key_name('pause')} (or any move) goes on.")
+        return self._pause_for("key")
+
     def log_scroll(self) -> int:
         """How many lines the move history is scrolled back, kept within the log."""
         self.log_back = max(0, min(self.log_back, len(self.log) - 1))
@@ -945,6 +984,13 @@ class Console:
         if self.overlay == "round" and not self.round_shown(None):
             self.overlay = None  # its seconds are up: the key goes to the table
         entry = keymap.find(self, key)
+        intents = self._press(entry, key)
+        if any(i[0] == "act" for i in intents):
+            self.paused_by = None  # the host ends a pause at a move of ours
+        return intents
+
+    def _press(self, entry: keymap.Key | None, key: str) -> list[Intent]:
+        """Run `entry` (the key map's pick for `key`): the intents of its `_key_<does>` method."""
         if self.mode() == "table" and not (entry is not None and entry.does == "choose" and key.isdigit()):
             self.digits = ""
         if entry is None:
@@ -968,7 +1014,7 @@ class Console:
 
     def _key_help(self, key: str) -> list[Intent]:
         self.overlay = "help"
-        return []
+        return self._pause_for("help")
 
     # -- the layers: help, "leave?", a coin room's stake, a text prompt, a picker
 
@@ -977,7 +1023,9 @@ class Console:
         if self.prompt is not None:
             self.prompt = None
         elif self.overlay is not None:
-            self.overlay = None
+            was, self.overlay = self.overlay, None
+            if was == "help":
+                return self._resume_from("help")
         elif self.picker is not None:
             cancel, self.picker = self.picker.cancel, None
             if cancel:
@@ -1466,7 +1514,13 @@ class Console:
     # ------------------------------------------------------------ words for the screen
 
     def prompt_line(self, now: float) -> str:
-        """What this seat is asked to do now, in one line."""
+        """What this seat is asked to do now, in one line (paused: says so first)."""
+        line = self._prompt_line(now)
+        if line and self.paused() and self.seat is not None and self.outcome is None:
+            return f"PAUSED, no clock runs ({keymap.key_name('pause')} goes on). {line}"
+        return line
+
+    def _prompt_line(self, now: float) -> str:
         v = self.view
         if not v:
             return ""

@@ -654,7 +654,10 @@ def help_lines(ui: Console) -> list[str]:
     rules = list(g.brief if g is not None else ())
     if getattr(spec, "brief", ""):
         rules.append(spec.brief)
-    out = [*keys, "", "The rules in brief"]
+    clocks = ("The clocks are stopped while this help is open (you are alone with bots)." if ui.paused_by == "help"
+              else "Alone with bots, your clock stops while this help is open and on p (pause); "
+                   "with other people at the table it runs on.")
+    out = [*keys, *textwrap.wrap(clocks, 68), "", "The rules in brief"]
     for text in rules:
         out += textwrap.wrap(text, 68)
     page = getattr(spec, "name", None) or ui.game
