@@ -37,7 +37,7 @@ def _play_to_two_cards(t: Tmux) -> str:
             t.keys("Enter")
         elif "Your hand: 2 cards" in screen and "and calls last card" in screen:
             return screen
-        elif "You drew" in screen:
+        elif "p PLAY it" in screen:  # the prompt of a drawn card (p elsewhere pauses)
             t.keys("p")
         elif "Enter plays" in screen or "Enter answers" in screen:
             t.keys("Enter")
