@@ -436,7 +436,8 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
     for s in room.get("seats") or []:
         me = s.get("seat") == ui.seat
         if s.get("kind") == "empty":
-            who, what = "(empty)", f"a {room.get('bots', 'medium')} bot sits here at the start"
+            level = str(room.get("bots", "medium"))
+            who, what = "(empty)", f"{'an' if level[:1] in 'aeiou' else 'a'} {level} bot sits here at the start"
         else:
             who = "You" if me else str(s.get("name"))
             what = s.get("kind", "")
