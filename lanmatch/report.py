@@ -33,16 +33,7 @@ from lanmatch.store import (
     default_data_dir,
     iter_replay,
 )
-
-BY_WORDS = {
-    "move": "time ran out: the host played it",
-    "autopilot": "autopilot",
-    "keep": "PLAY/KEEP time ran out",
-    "call": "call time ran out",
-    "catch": "catch time ran out",
-    "bot": "room bot",
-    "chance": "room bot, out of turn",
-}
+from lanmatch.table.referee import BY_WORDS
 
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], right: Sequence[int] = ()) -> str:
