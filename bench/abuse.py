@@ -1,6 +1,7 @@
 """A legit peer's action round trip on a host under attack (issue 13), side by side.
 
-    python bench/abuse.py [--seconds 4] [--actions 2000] [--cap 1000]
+    python bench/abuse.py [--seconds 6] [--actions 0] [--cap 1000] [--only ATTACK ...]
+    ABUSE_PROFILE=host.prof python bench/abuse.py --only idle   # the host under cProfile
 
 The host runs in its own process (`_host`), each attack in another
 (`_attack NAME`), the measured peers in this one: two raw peers at a 2-seat
@@ -18,8 +19,12 @@ run: quiet, then each attack of issue 13 that the host can be sent:
              (last: the rooms it leaves behind stay);
 - after:     quiet again, after every attack (what they left behind).
 
-Each phase: the attack warms up, then `--actions` round trips are timed (or
-`--seconds` run out), and five new peers time their connect + `hello` ->
+Before each attack a quiet slice of `--quiet-seconds` is timed too: the
+quiet p99 the attacks are compared with is that of every quiet sample pooled
+(the first phase and each slice), because this machine's load moves in a
+run; each attack is also shown against its own slice. Each phase: the
+attack warms up, then round trips are timed for `--seconds` (or until
+`--actions` of them), and five new peers time their connect + `hello` ->
 `welcome` (a refused one is counted). The host's RSS is read from /proc
 before and after every phase. Every attacker comes from 127.0.0.1: the
 host's per-address cap is raised to its total cap so that one address can
@@ -64,7 +69,7 @@ MAX_ROUNDS = 100_000  # every attacker loop stops here if its time has not run o
 async def abuse_host(cap: int) -> None:
     async with trio.open_nursery() as nursery:
         host = Host("abuse", rng=random.Random(1), person_bot_delay=0.0, max_connections=cap,
-                    max_per_address=cap + 64)
+                    max_per_address=cap + 64, tls=False)  # plain TCP: bench/net.py's raw peers, as before TLS
         await nursery.start(host.run)
         await nursery.start(host.listen, 0, LOOPBACK)
         print(f"ready {host.port}", flush=True)
@@ -93,6 +98,8 @@ class Tally:
 async def hello(p: Raw, name: str) -> bool:
     await p.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name})
     m = await p.recv()
+    while m["type"] == "host":  # the host's greeting (protocol 2) comes first
+        m = await p.recv()
     return m["type"] == "welcome"
 
 
@@ -269,7 +276,12 @@ async def measure(port: int, host_pid: int, args) -> list[dict]:
         table = await TwoSeats.open(port)
         nursery.start_soon(keep_alive, table)
         await table.timed(0, warm=300)
-        for phase in ["quiet", *ATTACKS, "after"]:
+        quiet: list[float] = []  # every quiet slice's samples, pooled
+        before = None
+        for phase in ["quiet", *(args.only or ATTACKS), "after"]:
+            if phase in ATTACKS:  # a quiet slice just before each attack: the machine's load changes
+                before = await table.timed(args.actions or 10**9, seconds=args.quiet_seconds)
+                quiet += before
             rss0 = rss_mb(host_pid)
             proc = None
             if phase in ATTACKS:
@@ -278,7 +290,9 @@ async def measure(port: int, host_pid: int, args) -> list[dict]:
                                          "--seconds", str(warm + args.seconds + 2), "--cap", str(args.cap)],
                                         stdout=subprocess.PIPE, text=True)
                 await trio.sleep(warm)
-            samples = await table.timed(args.actions, seconds=args.seconds)
+            samples = await table.timed(args.actions or 10**9, seconds=args.seconds)
+            if phase == "quiet":
+                quiet += samples
             hellos, refused = await new_peer_hellos(port)
             rss1 = rss_mb(host_pid)
             tally = {}
@@ -287,8 +301,11 @@ async def measure(port: int, host_pid: int, args) -> list[dict]:
                 tally = json.loads(out.strip().splitlines()[-1])
             rows.append({"phase": phase, "n": len(samples), "p50": statistics.median(samples),
                          "p99": pct(samples, 99), "hello": statistics.median(hellos) if hellos else None,
-                         "refused": refused, "rss_before": rss0, "rss_after": rss1, "attack": tally})
+                         "refused": refused, "rss_before": rss0, "rss_after": rss1, "attack": tally,
+                         "before_p99": pct(before, 99) if phase in ATTACKS else None})
             await trio.sleep(1.5)  # the attack's connections close
+        rows.append({"phase": "quiet, pooled", "n": len(quiet), "p50": statistics.median(quiet),
+                     "p99": pct(quiet, 99)})
         rows.append({"phase": "end", "rss_after": rss_mb(host_pid)})
         await table.aclose()
         nursery.cancel_scope.cancel()
@@ -296,32 +313,48 @@ async def measure(port: int, host_pid: int, args) -> list[dict]:
 
 
 def report(rows: list[dict], args, load0: tuple, load1: tuple) -> None:
-    quiet = rows[0]["p99"]
-    print(f"host under attack: {args.actions} timed actions or {args.seconds:g} s a phase, host cap "
-          f"{args.cap} connections; nproc {os.cpu_count()}, load average before {load0[0]:.2f} {load0[1]:.2f} "
-          f"{load0[2]:.2f}, after {load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}")
-    print(f"{'phase':10} {'actions':>7} {'p50 ms':>8} {'p99 ms':>8} {'p99/quiet':>9} {'new hello ms':>12} "
-          f"{'refused':>7} {'RSS MB':>13}  attack")
-    for r in rows[:-1]:
-        a = r["attack"]
+    pooled = rows[-2]
+    quiet = pooled["p99"]
+    print(f"host under attack: {args.seconds:g} s a phase{f' (or {args.actions} actions)' if args.actions else ''}, "
+          f"a {args.quiet_seconds:g} s quiet slice before each attack, host cap {args.cap} connections; nproc "
+          f"{os.cpu_count()}, load average before {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}, after {load1[0]:.2f} "
+          f"{load1[1]:.2f} {load1[2]:.2f}")
+    print(f"{'phase':13} {'actions':>7} {'p50 ms':>7} {'p99 ms':>7} {'/quiet':>6} {'/slice':>6} {'hello ms':>8} "
+          f"{'refused':>7} {'RSS MB':>12}  attack")
+    for r in [pooled, *rows[:-2]]:
+        a = r.get("attack")
         what = f"{a['connections']} conns, {a['sent']} msgs, {a['codes']}" if a else ""
-        hello_ms = f"{r['hello'] * 1e3:12.1f}" if r["hello"] is not None else f"{'-':>12}"
-        print(f"{r['phase']:10} {r['n']:7d} {r['p50'] * 1e3:8.2f} {r['p99'] * 1e3:8.2f} {r['p99'] / quiet:9.2f} "
-              f"{hello_ms} {r['refused']:7d} {r['rss_before']:6.1f}->{r['rss_after']:5.1f}  {what}")
-    print(f"host RSS: {rows[0]['rss_before']:.1f} MB before, {rows[-1]['rss_after']:.1f} MB after every attack")
+        hello_ms = f"{r['hello'] * 1e3:8.1f}" if r.get("hello") is not None else f"{'-':>8}"
+        slice_ = f"{r['p99'] / r['before_p99']:6.2f}" if r.get("before_p99") else f"{'-':>6}"
+        rss = f"{r['rss_before']:5.1f}->{r['rss_after']:5.1f}" if "rss_before" in r else f"{'':12}"
+        print(f"{r['phase']:13} {r['n']:7d} {r['p50'] * 1e3:7.2f} {r['p99'] * 1e3:7.2f} {r['p99'] / quiet:6.2f} "
+              f"{slice_} {hello_ms} {r.get('refused', 0):7d} {rss}  {what}")
+    print(f"host RSS: {rows[0]['rss_before']:.1f} MB before, {rows[-1]['rss_after']:.1f} MB after every attack; "
+          "/quiet: p99 over the pooled quiet p99 (the first phase and every quiet slice), /slice: over the "
+          "p99 of the quiet slice just before the attack")
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("what", nargs="?", default="run", choices=["run", "_host", "_attack"])
     p.add_argument("attack", nargs="?", choices=ATTACKS)
-    p.add_argument("--seconds", type=float, default=4.0)
-    p.add_argument("--actions", type=int, default=2000)
+    p.add_argument("--seconds", type=float, default=6.0, help="seconds timed a phase (covers the idle attack's "
+                   "hello deadline, 5 s after its connections open)")
+    p.add_argument("--quiet-seconds", type=float, default=3.0, help="the quiet slice timed before each attack")
+    p.add_argument("--actions", type=int, default=0, help="stop a phase after this many actions (0: time only)")
     p.add_argument("--cap", type=int, default=1000, help="the host's total connection cap")
     p.add_argument("--port", type=int)
+    p.add_argument("--only", choices=ATTACKS, action="append", help="run only these attacks (repeatable)")
     args = p.parse_args()
     if args.what == "_host":
-        trio.run(abuse_host, args.cap)
+        if os.environ.get("ABUSE_PROFILE"):  # profile the host: ABUSE_PROFILE=host.prof python bench/abuse.py
+            import cProfile
+
+            with cProfile.Profile() as prof:
+                trio.run(abuse_host, args.cap)
+            prof.dump_stats(os.environ["ABUSE_PROFILE"])
+        else:
+            trio.run(abuse_host, args.cap)
     elif args.what == "_attack":
         trio.run(attack, args.attack, args.port, args.seconds, args.cap)
     else:

@@ -29,7 +29,7 @@ def _games_help() -> str:
 
 
 def _table_is_for(game) -> str:
-    named = " and ".join(g.title for g in GAMES.values() if g.named_tables)
+    named = " and ".join(g.title for g in GAMES.values() if g.picks_tables)
     return f"--table is for {named}; {game.title} has one table"
 
 
@@ -37,15 +37,16 @@ def _check_table(parser: argparse.ArgumentParser, cmd: str, args: argparse.Names
     """Check --game, --table and the seat count against the game's declaration;
     `args.table` becomes the table's name as rooms carry it."""
     game = get_game(args.game)
-    if args.table is not None and not game.named_tables:
+    if args.table is not None and not game.picks_tables:
         parser.exit(2, f"lanmatch {cmd}: {_table_is_for(game)} (see --help)\n")
     try:
         args.table = game.table_name(args.table)
     except ValueError as exc:
         parser.exit(2, f"lanmatch {cmd}: {exc} (see --help)\n")
     n = getattr(args, seats)
-    if not game.seats_ok(n):
-        parser.exit(2, f"lanmatch {cmd}: {game.title} seats {game.min_players} to {game.max_players} players, "
+    if not game.seats_ok(n, args.table):
+        low, high = game.seat_range(args.table)
+        parser.exit(2, f"lanmatch {cmd}: {game.title_of(args.table)} seats {low} to {high} players, "
                        f"not {n} (see --help)\n")
 
 
@@ -70,7 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
             "cards (color words with their shapes); Left/Right or a number choose a\n"
             "card, Enter plays it, d draws, Tab lists every move, ? shows all keys, q\n"
             "leaves. Default: a 3-seat Classic table, you + 2 Medium bots, 30 s a move.\n"
-            "Without a terminal (or with --lines) it plays line by line, with no clock."
+            "Without a terminal (or with --lines) it plays line by line, with no clock.\n"
+            "--plain (or TERM=dumb) is for screen readers and simple terminals: every\n"
+            "change one sentence, every choice numbered, no full screen, no clock."
         ),
         epilog=(
             "examples:\n"
@@ -95,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=3,
         metavar="N",
-        help="seats, you included: 2-6, Dominoes 2-4 (default 3)",
+        help="seats, you included: 2-6, Dominoes 2-4 (2-6 at double-nine and double-twelve) (default 3)",
     )
     play.add_argument("--bots", choices=LEVELS, default="medium", help="level of the bots (default medium)")
     play.add_argument(
@@ -111,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, metavar="N", help="deal from this seed: same seed, same deal (default random)")
     play.add_argument("--fast", action="store_true", help="no pause before the bots' moves")
     play.add_argument("--lines", action="store_true", help="the line-by-line console (the host's referee in-process, no clock, no network)")
+    play.add_argument("--plain", action="store_true",
+                      help="for screen readers and simple terminals: every change one sentence, numbered choices, "
+                           "no full screen, no clock (also when TERM=dumb)")
 
     host = sub.add_parser(
         "host",
@@ -149,6 +155,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-store", action="store_true",
         help="keep nothing: no profiles, no coin rooms, no resuming after a restart",
     )
+    host.add_argument(
+        "--no-practice-ratings", action="store_true",
+        help="practice rooms (no stake) leave the players' ratings alone; coin rooms always count",
+    )
     host.add_argument("--no-mdns", action="store_true", help="do not advertise (HOST:PORT only)")
     host.add_argument("--room", default=None, metavar="NAME", help="pre-create a room for headless matches")
     host.add_argument("--game", choices=GAMES, default=next(iter(GAMES)), help="the --room's game: " + _games_help())
@@ -173,6 +183,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--new-profiles", type=int, default=None, metavar="N",
         help="new profiles an hour from one address (default 5; 0: none)",
     )
+    host.add_argument(
+        "--max-connections", type=int, default=None, metavar="N",
+        help="connections in total (default: the open-file limit less 64, at most 4096)",
+    )
+    host.add_argument(
+        "--max-per-address", type=int, default=None, metavar="N", help="connections from one IP address (default 64)",
+    )
     host.add_argument("--verbose", action="store_true", help="debug logging")
 
     join = sub.add_parser(
@@ -186,7 +203,9 @@ def build_parser() -> argparse.ArgumentParser:
             "and a seat, or create a room (game, table, options, seats, clock, mode,\n"
             "stake, bots, password). The room's creator starts the game and deals rematches.\n"
             "Your profile (name and key, for coin rooms) is made on first use and kept\n"
-            "in $XDG_CONFIG_HOME/lanmatch/profile.json (default ~/.config/lanmatch)."
+            "in $XDG_CONFIG_HOME/lanmatch/profile.json (default ~/.config/lanmatch).\n"
+            "--plain HOST:PORT (or TERM=dumb) tells the rooms and the table in sentences\n"
+            "with numbered choices, for screen readers and simple terminals."
         ),
         epilog=(
             "examples:\n"
@@ -198,6 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--name", default=None,
                       help="your name at the table and your profile's (default: the saved profile's, else your login name)")
     join.add_argument("--bind", default=None, metavar="ADDR", help="browse mDNS on this address only")
+    join.add_argument("--plain", action="store_true",
+                      help="for screen readers and simple terminals (also when TERM=dumb): the rooms and the table "
+                           "in sentences, numbered choices; needs HOST:PORT")
     join.add_argument("address", nargs="?", metavar="HOST:PORT", help="the host (default: browse mDNS)")
 
     bot = sub.add_parser(
@@ -250,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--game", choices=GAMES, default=next(iter(GAMES)), help=_games_help())
     sim.add_argument("--table", choices=NAMED_TABLES, default=None, help="the game's table (Color Match: default classic)")
-    sim.add_argument("--players", type=int, default=4, metavar="N", help="seats: 2-6, Dominoes 2-4 (default 4)")
+    sim.add_argument("--players", type=int, default=4, metavar="N", help="seats: 2-6, Dominoes 2-4 (2-6 at double-nine and double-twelve) (default 4)")
     sim.add_argument(
         "--bots",
         default="medium",
@@ -292,18 +314,41 @@ def _add_store_commands(sub) -> None:
         "history",
         help="past matches and their replays",
         description=(
-            "The matches a host's store holds, newest first; --replay ID steps through\n"
-            "one of them showing every seat's view (Enter: next step, q: quit; when\n"
-            "stdin is not a terminal every step is printed)."
+            "The matches a host's store holds, newest first. --replay ID opens one of\n"
+            "them full screen, every hand shown: Left/Right step back and forth, PgUp/\n"
+            "PgDn 10 steps, Home/End, a number then Enter goes to that step, q quits;\n"
+            "when stdin is not a terminal every step is printed. --export ID writes\n"
+            "the match as a JSON file (docs/store.md \"Match files\") that\n"
+            "--replay FILE plays back on any machine. A replay deals the game again\n"
+            "from its seed and applies every action, and checks the recorded outcome."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="examples:\n  lanmatch history --limit 50\n  lanmatch history --replay 12 --seat 0",
+        epilog="examples:\n  lanmatch history --limit 50\n  lanmatch history --replay 12 --seat 0\n"
+               "  lanmatch history --export 12 > match12.json\n  lanmatch history --replay match12.json",
     )
     history.add_argument("--data", default=None, metavar="DIR", help=data_help)
     history.add_argument("--limit", type=int, default=20, metavar="N", help="how many matches to list (default 20)")
     history.add_argument("--profile", default=None, metavar="NAME", help="only the matches of this profile")
-    history.add_argument("--replay", type=int, default=None, metavar="ID", help="step through match ID")
-    history.add_argument("--seat", type=int, default=None, metavar="N", help="with --replay: show only seat N's view")
+    history.add_argument("--replay", default=None, metavar="ID|FILE",
+                         help="step through match ID of the store, or a match file written by --export")
+    history.add_argument("--export", type=int, default=None, metavar="ID",
+                         help="write match ID as JSON (to stdout, or to --out FILE)")
+    history.add_argument("--out", default=None, metavar="FILE", help="with --export: the file to write")
+    history.add_argument("--seat", type=int, default=None, metavar="N",
+                         help="with --replay, not in a terminal: show only seat N's view")
+    hosts = sub.add_parser(
+        "hosts",
+        help="the hosts this machine has played at, and their pinned certificates",
+        description=(
+            "The hosts this machine has reached (kept in $XDG_CONFIG_HOME/lanmatch/hosts.json):\n"
+            "name, last address, the fingerprint of the certificate pinned at the first\n"
+            "connection, and when. A host whose certificate changes is refused; --forget\n"
+            "NAME drops its pin after that host was really reinstalled (compare the\n"
+            "fingerprint `lanmatch host` prints on its machine first)."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    hosts.add_argument("--forget", default=None, metavar="NAME", help="forget this host and its pinned certificate")
 
 
 def _log_path() -> str:
@@ -319,6 +364,15 @@ def _tty() -> bool:
         return False
 
 
+def _dumb() -> bool:
+    """A terminal that cannot draw a screen (`TERM=dumb`, stdin and stdout a
+    terminal): the plain mode by itself. (Without a terminal TERM says nothing
+    of the output: the line mode, as before.)"""
+    import os
+
+    return os.environ.get("TERM") == "dumb" and _tty()
+
+
 def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`lanmatch play`: check the flags, then hand over to the console."""
     from lanmatch.protocol import CLOCKS
@@ -331,6 +385,16 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.exit(2, "lanmatch play: --bind goes with --lan (see --help)\n")
     if args.name is not None and not 1 <= len(args.name.strip()) <= 32:
         parser.exit(2, "lanmatch play: --name takes 1 to 32 characters (see --help)\n")
+    if args.plain or (_dumb() and not args.lines):
+        if args.lan:
+            parser.exit(2, "lanmatch play: --lan needs the full-screen console; in plain mode, host with "
+                           "`lanmatch host` and take a seat with `lanmatch join --plain HOST:PORT` (see --help)\n")
+        if args.clock is not None:
+            print("lanmatch play: --clock needs the full-screen console; the plain mode plays without it.",
+                  file=sys.stderr)
+        from lanmatch.console.plain import main_play as main_plain
+
+        return main_plain(args)
     if args.lines or not _tty():
         if args.lan:  # friends would join a table nobody here can see: refuse, do not play something else
             parser.exit(2, "lanmatch play: --lan needs the full-screen console (a terminal); "
@@ -357,8 +421,16 @@ def _join(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             parser.exit(2, f"lanmatch join: {e} (see --help)\n")
     if args.name is not None and not 1 <= len(args.name.strip()) <= 32:
         parser.exit(2, "lanmatch join: --name takes 1 to 32 characters (see --help)\n")
+    plain = args.plain or _dumb()
+    if plain and args.address:
+        from lanmatch.console.plain import main_join as main_plain_join
+
+        return main_plain_join(args)
+    if plain:
+        parser.exit(2, "lanmatch join: the plain mode goes straight to a host: give its HOST:PORT "
+                       "(browsing the network is the full screen's; see --help)\n")
     if not _tty():
-        parser.exit(2, "lanmatch join: the lobby needs a terminal (stdin and stdout); see --help\n")
+        parser.exit(2, "lanmatch join: the lobby needs a terminal (stdin and stdout), or --plain; see --help\n")
     from lanmatch.console.app import main_join
 
     return main_join(args)
@@ -376,7 +448,7 @@ def _sim(args: argparse.Namespace) -> int:
 
     try:
         game = get_game(args.game)
-        if args.table is not None and not game.named_tables:
+        if args.table is not None and not game.picks_tables:
             raise ValueError(_table_is_for(game))
         args.table = game.table_name(args.table)
         bots = sim.parse_bots(args.bots, args.players)
@@ -419,6 +491,87 @@ def _sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _match_json(record) -> dict:
+    """A stored match as the match file's dict (docs/store.md "Match files"):
+    no seat tokens, no profile ids, no room settings."""
+    from lanmatch.console.replay import FORMAT, VERSION
+
+    return {
+        "format": FORMAT, "version": VERSION, "id": record.id, "room": record.room, "game": record.game,
+        "table": record.table, "players": record.players, "options": record.options, "seed": record.seed,
+        "first_seat": record.first_seat, "kind": record.kind, "stake": record.stake, "status": record.status,
+        "started": record.started, "ended": record.ended,
+        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot_level": s.bot_level} for s in record.seats],
+        "actions": [{"seat": a.seat, "action": a.action, "by": a.by} for a in record.actions],
+        "outcome": record.outcome,
+    }
+
+
+def _history_replay(args: argparse.Namespace) -> int:
+    """`lanmatch history --export ID` and `--replay ID|FILE`: 0, 1 when the
+    store or the file refuses (one line), 2 for contradicting flags."""
+    from lanmatch.console.replay import (
+        MatchFileError,
+        ReplayModel,
+        dump_match,
+        load_match_file,
+        match_from_json,
+        replay_steps,
+        run_viewer,
+        step_texts,
+    )
+    from lanmatch.store import Store, StoreError, db_path, default_data_dir
+
+    def fail(message: str, code: int = 1) -> int:
+        print(f"lanmatch history: {message}", file=sys.stderr)
+        return code
+
+    if args.export is not None and args.replay is not None:
+        return fail("--export and --replay are one at a time (see --help)", 2)
+    if args.out is not None and args.export is None:
+        return fail("--out goes with --export (see --help)", 2)
+    by_id = args.export if args.export is not None else (int(args.replay) if args.replay.isdigit() else None)
+    try:
+        if by_id is not None:
+            try:
+                with Store.open(db_path(args.data or default_data_dir()), create=False) as store:
+                    match = match_from_json(_match_json(store.match(by_id)))
+            except StoreError as e:
+                return fail(str(e))
+        else:
+            match = load_match_file(args.replay)
+        if args.export is not None:
+            replay_steps(match)  # a file that would not replay is not written
+            text = dump_match({k: v for k, v in match.items() if k != "names"})
+            if args.out is None:
+                sys.stdout.write(text)
+            else:
+                try:
+                    with open(args.out, "w", encoding="utf-8") as f:
+                        f.write(text)
+                except OSError as e:
+                    return fail(f"cannot write {args.out}: {e.strerror or e}")
+                print(f"lanmatch history: match {by_id} written to {args.out} ({len(match['actions'])} actions)")
+            return 0
+        model = ReplayModel(match, replay_steps(match))
+        if by_id is not None and not _tty():  # a pipe: the store's line-by-line replay, every seat's view
+            from lanmatch.report import main_report
+
+            args.replay = by_id
+            return main_report(args)
+        if args.seat is not None and not 0 <= args.seat < match["players"]:
+            return fail(f"this match has seats 0-{match['players'] - 1}, not {args.seat} (see --help)", 2)
+        if _tty():
+            return run_viewer(model)
+        for text in step_texts(model):
+            sys.stdout.write(text + "\n\n")
+        return 0
+    except MatchFileError as e:
+        return fail(str(e))
+    except BrokenPipeError:
+        return 0
+
+
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}")
@@ -459,6 +612,31 @@ def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
     return {}
 
 
+def _hosts(args: argparse.Namespace) -> int:
+    """`lanmatch hosts`: the known hosts, or `--forget NAME`."""
+    import datetime
+
+    from lanmatch.net.hostbook import HostBook
+    from lanmatch.net.tls import short_fingerprint
+
+    book = HostBook()
+    if args.forget is not None:
+        if not book.forget(args.forget):
+            print(f"lanmatch hosts: no known host is called {args.forget!r} (see lanmatch hosts)", file=sys.stderr)
+            return 1
+        print(f"Forgot {args.forget!r}: the next connection pins the certificate it shows.")
+        return 0
+    known = book.load()
+    if not known:
+        print("No hosts yet: the hosts you play at are kept here, with their certificates' fingerprints.")
+        return 0
+    width = max(len(h.name) for h in known)
+    for h in known:
+        when = datetime.datetime.fromtimestamp(h.seen).strftime("%Y-%m-%d %H:%M")
+        print(f"{h.name:<{width}}  {h.address}:{h.port:<5}  {short_fingerprint(h.fingerprint)}  {when}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
@@ -480,6 +658,10 @@ def main(argv: list[str] | None = None) -> int:
         from lanmatch.net.nodes import run_bot
 
         return run_bot(args)
+    if args.command == "hosts":
+        return _hosts(args)
+    if args.command == "history" and (args.export is not None or args.replay is not None):
+        return _history_replay(args)
     if args.command in ("stats", "history"):
         from lanmatch.report import main_report
 

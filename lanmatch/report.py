@@ -21,7 +21,7 @@ from lanmatch.console.render import (
     render_outcome,
     render_table,
 )
-from lanmatch.rules import get_game, title_of
+from lanmatch.rules import game_title, get_game, title_of
 from lanmatch.store import (
     MatchRecord,
     MatchSummary,
@@ -126,6 +126,11 @@ def _profile_text(store: Store, name: str) -> str:
     ]
     for title, first, rows in sections:
         lines += ["", title, format_table([*first, *_TALLY_HEADERS], rows, right=right)]
+    if st.ratings:  # Glicko-2, per game (docs/store.md, "Ratings")
+        lines += ["", "Ratings (Glicko-2: rating ± twice the deviation)",
+                  format_table(["game", "rating", "±", "rated matches"],
+                               [[game_title(r.game), r.shown, round(2 * r.rating.rd), r.matches] for r in st.ratings],
+                               right=[1, 2, 3])]
     if st.daily:
         lines += ["", "Daily bests (fewest turns among daily wins)",
                   format_table(["date", "turns"], [list(d) for d in st.daily], right=[1])]

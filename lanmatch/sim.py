@@ -70,7 +70,7 @@ class SimConfig:
             game count that cannot run.
         """
         game = get_game(self.game)
-        if game.named_tables:
+        if game.picks_tables:
             game.table(self.table)
         if self.games < 1:
             raise ValueError(f"--games must be at least 1, not {self.games}")
@@ -79,15 +79,16 @@ class SimConfig:
         for level in self.bots:
             if level not in LEVELS:
                 raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")
-        if not game.seats_ok(self.players):
-            raise ValueError(f"{game.title} seats {game.min_players} to {game.max_players} players, not {self.players}")
+        if not game.seats_ok(self.players, self.table if game.picks_tables else None):
+            low, high = game.seat_range(self.table if game.picks_tables else None)
+            raise ValueError(f"{game.title_of(self.table)} seats {low} to {high} players, not {self.players}")
 
     @property
     def table_name(self) -> str | None:
         """The table as the referee (and a room) names it: None for a game
         whose only table is unnamed (its `table` is not read)."""
         game = get_game(self.game)
-        return game.table_name(self.table if game.named_tables else None)
+        return game.table_name(self.table if game.picks_tables else None)
 
 
 def parse_bots(text: str, players: int) -> tuple[str, ...]:

@@ -209,7 +209,7 @@ def test_the_final_points_and_the_tally_name_a_person_who_left(left):
     assert ui.outcome is not None and "You won!" in screen
     assert "Seat 1" not in screen
     assert "This room after 1 game: You 2 won, 73 pts · Bob 0 won, 0 pts" in screen
-    assert re.search(r"^   Bob +0   held: ", screen, re.M)  # the final points
+    assert re.search(r"^   Bob +0 = \d+ held in all − \d+ own", screen, re.M)  # the final points, explained
 
 
 def test_a_seat_whose_person_left_says_so():

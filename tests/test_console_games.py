@@ -76,7 +76,7 @@ def test_a_new_color_match_table_is_drawn_from_its_declaration(testtable):
     screen = text(ui)
     assert screen.splitlines()[0].startswith(" Color Match · Test Table · Test table")
     assert "Top card: " in screen and "Your hand: " in screen
-    words = ("Rose ●", "Amber ◆", "Teal ▲", "Violet ■")  # Toll's palette, on Classic's cards
+    words = ("rose ●", "amber ◆", "teal ▲", "violet ■")  # Toll's palette, on Classic's cards
     assert any(w in line for w in words for line in screen.splitlines() if line.startswith(" Top card: "))
     hand_rows = screen.split("Your hand: ", 1)[1]
     assert sum(hand_rows.count(w) for w in words) + hand_rows.count("Shift") >= 3

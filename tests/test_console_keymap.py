@@ -229,7 +229,7 @@ def test_the_help_lists_the_keys_of_the_tables_moves_only(table):
     to_seat0(g)
     page = "\n".join(help_lines(seated_ui(g, table=table)))
     spec = g.spec
-    assert ("challenge a +4" in page) == bool(spec.challenge)
+    assert ("challenge a " in page) == bool(spec.challenge)  # a +4 Wild, a Toll 4: the table's own name
     assert ("call your last card" in page) == bool(spec.call)
     assert ("KEEP it" in page) == (spec.decline == "keep")
     assert spec.brief.split()[0] in page and "choose a card" in page

@@ -124,7 +124,7 @@ def test_accept_and_challenge_keys_at_standard_and_pass_after_a_draw():
     g.act(2, {"type": "play", "card": "W+4", "color": "B"})
     ui = seated_ui(g, table="standard")
     screen = text(ui)
-    assert "A +4 waits on you: a accepts it (draw 4), ! challenges it" in screen
+    assert "A +4 Wild waits on you: a accepts it (draw 4), ! challenges it" in screen
     assert "a accept" in screen and "! challenge" in screen
     assert acts(ui.press("!")) == [{"type": "challenge"}]
     ui.sent_sid = None
@@ -291,7 +291,7 @@ def test_toll_palette_names_and_standard_shown_hand_on_screen():
     g = rigged("toll", [["RS", "R+2", "W", "W+4", "RR", "Y1", "G2"], ["Y3", "G1", "G3", "B1", "B2", "Y4", "B3"]],
                "R5", first=0)
     screen = text(seated_ui(g, table="toll"))
-    for words in ("[Rose ● Bypass]", "[Rose ● Toll 2]", "[Rose ● Flip]", "[Shift]", "[Toll 4]", "Color Match · Toll"):
+    for words in ("[rose ● Bypass]", "[rose ● Toll 2]", "[rose ● Flip]", "[Shift]", "[Toll 4]", "Color Match · Toll"):
         assert words in screen, words
     hands = [["Y1", "Y2", "G3", "B4", "B5", "G6", "Y7"], ["Y3", "G1", "G2", "B1", "B2", "Y4", "B3"],
              ["W+4", "G4", "B6", "Y5", "G5", "B7", "R6"]]
@@ -426,10 +426,17 @@ def test_hosts_list_the_address_field_and_connecting():
     ui.press("escape")
     assert ui.screen == "hosts"
     ui.press("tab")
-    for ch in "nowhere":
+    for ch in "nowhere:99999":
         ui.press(ch)
-    assert ui.press("enter") == [] and "HOST:PORT" in ui.message
-    for _ in "nowhere":
+    assert ui.press("enter") == [] and "port must be a number from 1 to 65535" in ui.message
+    for _ in "nowhere:99999":
+        ui.press("backspace")
+    for ch in "kitchen":  # no port: the default one
+        ui.press(ch)
+    assert ui.press("enter") == [("connect", "kitchen", 7272, "kitchen:7272")]
+    ui.press("escape")
+    ui.press("tab")
+    for _ in "kitchen":
         ui.press("backspace")
     for ch in "127.0.0.1:7070":
         ui.press(ch)

@@ -163,7 +163,7 @@ def test_render_toll_uses_its_palette_names():
     ]
     g = rigged("toll", hands, "R5", first=0)
     text = assert_table_text(g, "toll")
-    for words in ("Rose ● Bypass", "Rose ● Toll 2", "Rose ● Flip", "play Shift, name Violet ■", "play Toll 4, name Teal ▲"):
+    for words in ("rose ● Bypass", "rose ● Toll 2", "rose ● Flip", "play Shift, name violet ■", "play Toll 4, name teal ▲"):
         assert words in text
     assert "Color Match · Toll table" in text
 
@@ -177,9 +177,9 @@ def test_render_standard_plus4_challenge():
     g = rigged("standard", hands, "R5", first=2)
     g.act(2, {"type": "play", "card": "W+4", "color": "B"})
     text = assert_table_text(g, "standard")
-    assert "1  accept the +4 (draw 4)" in text
-    assert "2  challenge the +4" in text
-    assert "A +4 waits on you" in text
+    assert "1  accept the +4 Wild (draw 4)" in text
+    assert "2  challenge the +4 Wild" in text
+    assert "A +4 Wild waits on you" in text
     assert "Bot 2 (medium) played +4 Wild, naming blue ■" in text
 
 

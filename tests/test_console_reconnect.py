@@ -35,6 +35,8 @@ from lanmatch.console.model import Console
 from lanmatch.console.screen import render_screen, screen_text
 from lanmatch.net.client import Client
 from lanmatch.net.host import Host
+from lanmatch.net.hostbook import HostBook
+from lanmatch.net.tls import Identity, short_fingerprint
 from lanmatch.store import Store
 
 
@@ -402,3 +404,76 @@ def test_a_host_that_quits_mid_game_is_said_once_by_the_joined_console(tmp_path)
             assert "reconnecting" not in screen and "closed the table" in screen
             t.keys("q")
             t.wait_for_exit_line("Bye!")
+
+
+# ------------------------------------------------------------------ known hosts and pins
+
+
+async def _host_named(name: str, port: int, identity, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """A `Host` called `name` with `identity` on 127.0.0.1:`port` (not advertised) until cancelled."""
+    async with trio.open_nursery() as nursery:
+        host = Host(name, rng=random.Random(7), strict=True, person_bot_delay=0.0, tls=identity)
+        await nursery.start(host.run)
+        await nursery.start(partial(host.listen, port, LOOPBACK))
+        task_status.started(host)
+
+
+def test_a_host_played_at_before_is_listed_and_checked_live_with_mdns_finding_nothing(tmp_path):
+    """The hosts screen lists the hosts of the known-hosts file beside mDNS's
+    (which finds nothing here: the hosts are not advertised), with a live TCP
+    check: one answering, one not; Enter on the live one connects."""
+    live, dead = free_port(), free_port()
+    identity = Identity.make()
+    book = HostBook(tmp_path / "hosts.json")
+    book.remember("Kitchen", LOOPBACK, live, identity.fingerprint, time.time())
+    book.remember("Attic", LOOPBACK, dead, "ab" * 32, time.time() - 60)
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        await nursery.start(_host_named, "Kitchen", live, identity)
+        session.hosts = book
+        await join_net(session, nursery, argparse.Namespace(address=None, bind=LOOPBACK))
+
+    async def script(session: Session, inp) -> None:
+        ui = session.ui
+        await until(lambda: {h.label: h.found for h in ui.hosts} == {
+            "Kitchen": "played before", "Attic": "played before, not answering"}, "the known hosts checked", 15)
+        seen["screen"] = screen_text(render_screen(ui, time.monotonic()))
+        ui.host_sel = [h.label for h in ui.hosts].index("Kitchen")
+        inp.send_text("\r")
+        await until(lambda: ui.screen == "rooms", "the rooms of Kitchen", 15)
+        inp.send_text("q")
+
+    seen: dict = {}
+    session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
+    assert "played before, not answering" in seen["screen"] and "Found" in seen["screen"]
+    assert session.client is None or session.client.fingerprint == identity.fingerprint
+
+
+def test_a_pinned_console_refuses_a_host_of_that_name_with_another_certificate(tmp_path):
+    """The known-hosts file pins 'Kitchen' to one certificate; a host called
+    Kitchen with another one at that address is refused before anything is
+    sent (no hello: no name, no token, no proof), in one line naming both
+    fingerprints; the pin stays."""
+    port = free_port()
+    real, fake = Identity.make(), Identity.make()
+    book = HostBook(tmp_path / "hosts.json")
+    book.remember("Kitchen", LOOPBACK, port, real.fingerprint, time.time())
+    hosts: list = []
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        hosts.append(await nursery.start(_host_named, "Kitchen", port, fake))
+        session.hosts = book
+        await join_net(session, nursery, join_args(port))
+
+    async def script(session: Session, inp) -> None:
+        await until(lambda: session.ui.message.startswith("WARNING"), "the warning", 15)
+        await asyncio_sleep(0.5)
+        inp.send_text("q")
+
+    session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
+    msg = session.ui.message
+    assert msg.startswith("WARNING: 'Kitchen' showed a certificate other than the one this machine pinned")
+    assert short_fingerprint(real.fingerprint) in msg and short_fingerprint(fake.fingerprint) in msg
+    assert "lanmatch hosts --forget 'Kitchen'" in msg and session.ui.screen == "hosts"
+    assert not any(p.name for p in hosts[0].peers)  # nobody said hello
+    assert book.pinned("Kitchen").fingerprint == real.fingerprint

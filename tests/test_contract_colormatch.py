@@ -243,7 +243,10 @@ def check_legal_actions(g, table: str) -> None:
         hand = g.hands[s]
         wild_colors: dict[str, set[str]] = {}
         for a in legal:
-            assert set(a) <= {"type", "card", "color", "swap_with", "seat"}, a
+            assert set(a) <= {"type", "card", "color", "swap_with", "seat", "call"}, a
+            if "call" in a:  # play-and-call: a play that leaves one card, at a table with a call
+                assert a["type"] == "play" and a["call"] is True and len(hand) == 2, a
+                assert g.spec.call is not None and {k: v for k, v in a.items() if k != "call"} in legal, a
             assert a["type"] in LEGAL_VERBS, a
             if a["type"] == "play":
                 assert a["card"] in hand, f"seat {s} may play {a} but holds {hand}"

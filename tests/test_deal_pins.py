@@ -60,7 +60,9 @@ def _playout_digest(table: str, players: int, seed: int, steps: int) -> str:
         if g.outcome is not None:
             break
         seat = rng.choice(g.to_act)
-        g.act(seat, rng.choice(g.legal_actions(seat)))
+        # play-and-call variants (`"call": true`) are left out: the pins predate them, and
+        # without them the playout walks the very same actions (the others keep their order)
+        g.act(seat, rng.choice([a for a in g.legal_actions(seat) if "call" not in a]))
         for s in range(players):
             v = g.view(s)
             h.update(json.dumps([v["hand"], v["top"], v["color"], v["counts"]]).encode())

@@ -193,3 +193,74 @@ async def test_a_liveness_probe_logs_at_debug_and_a_visit_at_info(nursery, caplo
             await trio.sleep(0.01)
     gone = [(r.levelno, r.getMessage()) for r in caplog.records if "gone" in r.getMessage()]
     assert [lvl for lvl, _ in gone] == [logging.DEBUG, logging.DEBUG, logging.INFO], gone
+
+
+async def test_a_profile_made_under_protocol_1_moves_to_its_per_host_key_once(nursery, store):
+    """A profile the host keeps under the key itself (protocol 1/2) meets a
+    protocol-3 peer: its proof (of the per-host key) is `wrong_key`, the peer
+    sends `register` with `legacy`, and the host keeps the per-host verifier
+    from then on (coins kept). Another player's key moves nothing."""
+    from lanmatch.net.client import Client
+    from lanmatch.protocol.proofs import host_key
+
+    host = await start_host(nursery, store=store)
+    key = secrets.token_hex(16)
+    old = await RawPeer.open(host.port)
+    with trio.fail_after(10):
+        await old.send({"type": "hello", "protocol": 1, "name": "Ann", "profile": {"name": "Ann", "key": key}})
+        assert (await old.expect("welcome"))["profile"] == {"name": "Ann", "balance": NEW_PROFILE_COINS}
+        await old.aclose()
+    assert store.verifier_of("Ann")[1] == key_hash(key)
+
+    got: list = []
+
+    class Watcher(Client):
+        def on_message(self, msg):
+            got.append(msg)
+            if msg["type"] == "profile" or (msg["type"] == "error" and msg["code"] == "wrong_key") \
+                    or (msg["type"] == "welcome" and msg["profile"] is not None):
+                self.close()
+
+    ann = Watcher("Ann", profile={"name": "Ann", "key": key})
+    with trio.fail_after(10):
+        await ann.connect_once((LOOPBACK, host.port))
+    assert ann.account == {"name": "Ann", "balance": NEW_PROFILE_COINS}
+    assert not [m for m in got if m["type"] == "error"]  # the wrong_key was held back, and not needed
+    here = host_key(key, host.fingerprint)
+    assert store.verifier_of("Ann")[1] == key_hash(here)  # moved: the per-host key's verifier
+    again = Watcher("Ann", profile={"name": "Ann", "key": key})
+    got.clear()
+    with trio.fail_after(10):
+        await again.connect_once((LOOPBACK, host.port))
+    assert [m["type"] for m in got if m["type"] in ("welcome", "profile")] == ["welcome"]
+    assert again.account == {"name": "Ann", "balance": NEW_PROFILE_COINS}  # proved at hello now
+    thief = Watcher("Ann", profile={"name": "Ann", "key": secrets.token_hex(16)})
+    got.clear()
+    with trio.fail_after(10):
+        await thief.connect_once((LOOPBACK, host.port))
+    assert thief.account is None and [m["code"] for m in got if m["type"] == "error"] == ["wrong_key"]
+    assert store.verifier_of("Ann")[1] == key_hash(here)
+
+
+async def test_a_legacy_register_is_refused_unless_it_proves_the_old_key_for_this_host(nursery, store):
+    """`legacy` made for another fingerprint (a relay through a host that is
+    not this one), or without the hello's wrong_key before it: `bad_register`."""
+    from lanmatch.protocol.proofs import hello_proof, host_key, profile_verifier, rekey_proof
+
+    host = await start_host(nursery, store=store)
+    key = secrets.token_hex(16)
+    store.profile_from_verifier("Ann", key_hash(key), 0.0)
+    for fp in ("f" * 64, None):
+        p = await RawPeer.open(host.port)
+        nonce = (await p.expect("host"))["nonce"]
+        new = profile_verifier(host_key(key, fp or host.fingerprint))
+        if fp is not None:  # the hello first, as the protocol asks
+            await p.hello("Ann", profile={"name": "Ann", "proof": hello_proof(new, nonce)})
+            assert (await p.expect("error"))["code"] == "wrong_key"
+        else:
+            await p.hello("Ann")
+        legacy = rekey_proof(key_hash(key), nonce, fp or host.fingerprint, new)
+        await p.send({"type": "register", "profile": {"name": "Ann", "verifier": new, "legacy": legacy}})
+        assert (await p.expect("error", code="bad_register"))["ref"] == "register"
+        await p.aclose()
+    assert store.verifier_of("Ann")[1] == key_hash(key)  # unchanged

@@ -6,10 +6,20 @@ test ends with the host still serving a full match to bot nodes.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import random
+import signal
+import subprocess
+import sys
 
 import trio
-from _net import RawPeer, frame_header, play_bots, start_host
+import trio.testing
+from _net import LOOPBACK, RawPeer, first_line, frame_header, play_bots, start_host
+
+from lanmatch.net.host import Host
+from lanmatch.protocol import PROTOCOL_VERSION, Decoder, encode_frame
 
 
 async def serves_a_match(host, room: str = "after") -> None:
@@ -139,4 +149,190 @@ async def test_peer_text_in_the_log_is_escaped(nursery, caplog):
     assert "Zo\\xeb" in text and "salle\\u202f\\xe9" in text, text
     assert all(line.isascii() and line.isprintable() for line in lines), text
     assert "\\\\n" in text  # a peer's backslash-n is not a line break, nor reads as one
+    await serves_a_match(host)
+
+
+# ------------------------------------------------------------------ the sweeper, on trio's autojump clock
+#
+# One task keeps every connection's clocks (`conn.py` `Sweeper`): the host's
+# `serve_stream` over in-memory stream pairs (the same code as over TCP), in
+# virtual time, so that a thousand connections' deadlines take milliseconds.
+
+
+class MemPeer:
+    """A raw peer on one end of a `memory_stream_pair`, the host on the other."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.dec = Decoder()
+        self.got: list[dict] = []
+
+    @classmethod
+    def open(cls, nursery, host: Host) -> MemPeer:
+        a, b = trio.testing.memory_stream_pair()
+        nursery.start_soon(host.serve_stream, b)
+        return cls(a)
+
+    async def recv(self) -> dict | None:
+        """The next message, or None at the end of the stream."""
+        while True:
+            m = self.dec.next_message()
+            if m is not None:
+                self.got.append(m)
+                return m
+            try:
+                data = await self.stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                return None
+            if not data:
+                return None
+            self.dec.feed(data)
+
+    async def send(self, msg: dict) -> None:
+        await self.stream.send_all(encode_frame(msg))
+
+    async def hello(self, name: str) -> dict:
+        await self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name})
+        while (m := await self.recv())["type"] != "welcome":
+            pass
+        return m
+
+    async def until_closed(self) -> list[dict]:
+        """Everything the host still sends, up to its end of the stream."""
+        out = []
+        while (m := await self.recv()) is not None:
+            out.append(m)
+        return out
+
+
+async def gone(host: Host, left: int = 0) -> None:
+    """Wait until the host (and its sweeper) count `left` connections."""
+    with trio.fail_after(5):
+        while len(host._conns) > left or len(host.sweeper.conns) > left:
+            await trio.sleep(0.01)
+
+
+async def memory_host(nursery, **kw) -> Host:
+    host = Host("sweep", rng=random.Random(1), strict=True, tls=False, **kw)  # the raw peers speak plain frames
+    await nursery.start(host.run)
+    return host
+
+
+async def test_the_sweeper_gives_every_never_helloed_connection_hello_timeout_at_its_deadline(nursery, autojump_clock):
+    host = await memory_host(nursery, max_connections=2000)
+    peers = [MemPeer.open(nursery, host) for _ in range(1000)]
+    opened = trio.current_time()
+    for p in peers:
+        assert (await p.recv())["type"] == "host"
+    await trio.sleep(host.hello_timeout - 0.1)
+    assert len(host._conns) == len(host.sweeper.conns) == 1000  # nobody dropped before the deadline
+    for p in peers:
+        rest = await p.until_closed()
+        assert [(m["type"], m["code"], m["fatal"]) for m in rest] == [("error", "hello_timeout", True)]
+    assert trio.current_time() - opened < host.hello_timeout + 1.0
+    await gone(host)
+    assert not host._ungreeted
+    late = MemPeer.open(nursery, host)  # the host still serves
+    await late.hello("late")
+    await late.send({"type": "list"})
+    while (await late.recv())["type"] != "rooms":
+        pass
+
+
+async def test_the_sweeper_gives_a_dripped_frame_slow_frame_and_spares_frames_split_across_chunks(nursery, autojump_clock):
+    host = await memory_host(nursery)
+    slow, steady = MemPeer.open(nursery, host), MemPeer.open(nursery, host)
+    await slow.hello("slow")
+    await steady.hello("steady")
+    ping = encode_frame({"type": "ping"})
+    half = len(ping) // 2
+    began = trio.current_time()
+    await slow.stream.send_all(frame_header(40) + b"\x81")
+
+    async def drip() -> None:
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            for _ in range(10):  # a byte every 3 s keeps the connection busy, not the frame alive
+                await trio.sleep(3.0)
+                await slow.stream.send_all(b"\xa1")
+
+    async def split_frames() -> None:  # every chunk ends one frame and begins the next
+        await steady.stream.send_all(ping[:half])
+        for _ in range(10):
+            await trio.sleep(3.0)
+            await steady.stream.send_all(ping[half:] + ping[:half])
+        await steady.stream.send_all(ping[half:])
+        await steady.send({"type": "list"})
+
+    async with trio.open_nursery() as n:
+        n.start_soon(drip)
+        n.start_soon(split_frames)
+        rest = await slow.until_closed()
+        assert host.frame_timeout <= trio.current_time() - began < host.frame_timeout + 1.0
+        assert [(m["type"], m.get("code")) for m in rest if m["type"] != "ping"] == [("error", "slow_frame")]
+        while (m := await steady.recv())["type"] != "rooms":  # 30 s of split frames: still served
+            assert m["type"] == "ping", m
+    assert [c.label for c in host._conns.values()] == [host.sweeper.conns[c].label for c in host._conns]
+
+
+async def test_the_sweeper_pings_a_greeted_peer_and_drops_it_when_silent(nursery, autojump_clock):
+    host = await memory_host(nursery)
+    quiet = MemPeer.open(nursery, host)
+    await quiet.hello("quiet")
+    said = trio.current_time()
+    rest = await quiet.until_closed()  # it never sends again
+    assert rest and all(m["type"] == "ping" for m in rest)  # pinged each second of its silence ...
+    assert host.dead_after <= trio.current_time() - said < host.dead_after + 1.0  # ... then dropped
+    await gone(host)
+
+
+async def test_lanmatch_host_takes_its_connection_caps_from_the_command_line(tmp_path):
+    """`lanmatch host --max-per-address 2 --max-connections 3` (docs/protocol.md section 14)."""
+    cmd = [sys.executable, "-m", "lanmatch", "host", "--name", f"lm-caps-{os.getpid()}", "--bind", LOOPBACK,
+           "--data", str(tmp_path / "data"), "--max-per-address", "2", "--max-connections", "3"]
+    proc = await trio.lowlevel.open_process(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        port = int((await first_line(proc)).split(b":")[-1])
+        peers = [await RawPeer.open(port) for _ in range(2)]
+        for p in peers:
+            await p.hello()
+        msg = await refused(await RawPeer.open(port), "too_many_connections")
+        assert "2" in msg["message"]
+        for p in peers:
+            await p.aclose()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        with trio.fail_after(10):
+            await proc.wait()
+
+
+async def flood_lists(p: RawPeer, n: int) -> tuple[int, dict | None]:
+    """Send `n` `list`s at once: how many were answered `rooms`, and the fatal error if one came."""
+    await p.send_bytes(b"".join(encode_frame({"type": "list"}) for _ in range(n)))
+    answered = 0
+    while answered < n:
+        m = await p.recv()
+        if m is None:
+            return answered, None
+        if m["type"] == "rooms":
+            answered += 1
+        elif m["type"] == "error" and m["fatal"]:
+            return answered, m
+    return answered, None
+
+
+async def test_reconnecting_after_rate_limited_brings_no_fresh_burst(nursery):
+    host = await start_host(nursery)
+    fresh = await RawPeer.open(host.port)
+    await fresh.hello("fresh")
+    assert await flood_lists(fresh, 30) == (30, None)  # within a new connection's burst
+    answered, err = await flood_lists(fresh, 150)  # past it: cut off
+    assert err is not None and err["code"] == "rate_limited" and answered < 150
+    assert await fresh.closed()
+    again = await RawPeer.open(host.port)  # the same address, at once: the rate, not a new burst
+    await again.hello("again")
+    answered, err = await flood_lists(again, 30)
+    assert err is not None and err["code"] == "rate_limited" and answered < 30
+    await again.aclose()
+    await close_all(host, [])
     await serves_a_match(host)

@@ -24,12 +24,13 @@ ALLOWED: dict[str, set[str]] = {
     "bots": {"rules", "bots"},
     "protocol": {"rules", "protocol"},
     "table": {"rules", "bots", "protocol", "table"},
-    "store": {"rules", "store"},
+    "store": {"rules", "store", "ratings"},
     "net": {"rules", "bots", "protocol", "table", "store", "net", "version"},
     "console": {"rules", "protocol", "table", "net", "console", "version"},
     "sim": {"rules", "bots", "table"},
-    "report": {"rules", "store", "console", "table"},
-    "cli": {"rules", "bots", "protocol", "table", "store", "net", "console", "sim", "report", "version", "cli"},
+    "report": {"rules", "store", "console", "table", "ratings"},
+    "cli": {"rules", "bots", "protocol", "table", "store", "net", "console", "sim", "report", "version", "cli", "ratings"},
+    "ratings": set(),  # lanmatch/ratings.py: Glicko-2, pure arithmetic
     "version": set(),  # lanmatch/__init__.py: __version__, which every layer may read
     "main": {"cli"},  # lanmatch/__main__.py
 }

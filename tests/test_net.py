@@ -452,7 +452,7 @@ VIEW_KEYS = {
     "game", "table", "seat", "players", "hand", "counts", "top", "color", "direction", "to_act", "turn",
     "phase", "pending", "pending_kind", "fuse", "draw_pile", "discards", "windows", "scores", "round", "mode",
     "target", "options", "step", "events", "outcome", "blast", "one_card", "face", "far", "draw_far", "shields",
-    "shown", "drawn", "daily", "line", "ends", "boneyard", "passes", "pips",
+    "shown", "drawn", "daily", "line", "ends", "boneyard", "passes", "pips", "set",
 }
 
 

@@ -16,8 +16,9 @@ what each rival showed it lacked (a seat that drew a card of its own accord
 held nothing of the active color, nothing of the top symbol and no wild) and
 the rivals' cards it has seen by face (Day & Night flips, a shown hand).
 
-- **Easy** picks a random legal action and forgets a last-card call now and
-  then (`declines`).
+- **Easy** picks a random legal action, but never a bluffed +4 where a
+  challenge exists (`honest`), and forgets a last-card call now and then
+  (`declines`).
 - **Medium** scores each legal action with table sense (docs/bots.md has the
   table): sheds its best-scoring card, saves wilds for need, stacks on a
   waiting pile, holds Skip/Reverse/+2 (and the tables' equivalents) for a
@@ -33,6 +34,9 @@ the rivals' cards it has seen by face (Day & Night flips, a shown hand).
   move that wins clearly more often. With two seats the search is wider and
   bolder (`duel_*`: 8 moves, each card its own, rollouts of 16 moves judged
   by a logistic model fitted to playouts, a switch at 0.8 standard errors).
+  With 3 seats or more it searches 5 moves once some seat holds 7 cards or
+  fewer, with rollouts of 10 moves judged by a conditional logit fitted to
+  playouts (`table_features`), a switch at 1.0 standard error.
   Sampled hands are repaired until they explain each rival's latest play as
   Medium would make it (`_misfit`). The work is a fixed number of simulated
   moves, never a clock.
@@ -91,6 +95,7 @@ class Memory:
         self.far_seen: dict[int, list[str]] = {}
         self.reset(None)
         self.bluffs: dict[int, list[int]] = {}  # seat -> [guilty, challenged]
+        self.answers_w4: dict[int, list[int]] = {}  # seat -> [+4s it challenged, +4s it faced]
 
     def reset(self, top: str | None) -> None:
         self.top = top
@@ -267,6 +272,11 @@ class Memory:
                 card = self.shields.pop(e["seat"], None)
                 if card is not None:
                     self.disc[card] += 1
+            if typ in ("challenge", "accept") and self.rules.table.challenge is not None:
+                faced = self.answers_w4.setdefault(e["seat"], [0, 0])
+                faced[1] += 1
+                if typ == "challenge":
+                    faced[0] += 1
             if typ == "challenge":
                 stats = self.bluffs.setdefault(e["of"], [0, 0])
                 stats[1] += 1
@@ -487,7 +497,8 @@ class Ctx:
 
 
 class EasyBot(Bot):
-    """Easy: a random legal action; forgets a last-card call now and then."""
+    """Easy: a random legal action, but never a bluffed +4; forgets a
+    last-card call now and then (good company for a child)."""
 
     level = "easy"
     forget_call = 0.25  # chance to let a last-card call pass
@@ -496,6 +507,30 @@ class EasyBot(Bot):
     def __init__(self, table: str | L.Rules, seat: int, seed: int = 0):
         self.rules = L.rules_of(table)  # the table's declaration, read from the registry now
         super().__init__(L.GAME, self.rules.name, seat, seed)
+
+    def choose(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """A random legal action that is not a bluff (`honest`).
+
+        Raises:
+            ValueError: `legal_actions` is empty (the seat may not act).
+        """
+        self.check_legal(legal_actions)
+        return self.rng.choice(self.honest(view, legal_actions))
+
+    def honest(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """`legal_actions` without a bluffed +4: where the table's declaration
+        has a +4 challenge (`Table.challenge`), a +4 played in an ordinary turn
+        (or as the drawn card) while the hand holds a card of the color in
+        force is one a challenge would find guilty (the engine's test: after
+        the +4, a card of the color before it is still in the hand). Tables
+        without a challenge have no bluff: a +4 is simply a card there."""
+        if self.rules.table.challenge is None or view.get("phase") not in ("turn", "drawn"):
+            return legal_actions
+        color = view.get("color")
+        if color is None or not any(COLOR[c] == color for c in view.get("hand", ())):
+            return legal_actions
+        keep = [a for a in legal_actions if not (a["type"] == "play" and a.get("card") == "W+4")]
+        return keep or legal_actions
 
     def declines(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> bool:
         """Out of turn: does the bot let this chance (call, catch, jump-in) pass?
@@ -781,14 +816,23 @@ class HardBot(MediumBot):
     budget = 2000  # simulated moves per searched decision (the time budget; a deal counts 12, a copy 3)
     min_samples = 8  # determinized deals per searched decision, at least ...
     max_samples = 64  # ... and at most
-    candidates = 3  # moves searched (the best by Medium-like value)
+    candidates = 5  # moves searched (the best by Medium-like value)
     model_rivals = True  # rollouts play every seat as Medium does (best-scoring card first)
-    caution = 1.5  # a move replaces Medium's choice only if better by this many standard errors
-    horizon = 0  # rollout moves before the position is judged (0: to the end)
-    search_at = 4  # with 3 seats or more, search only once some seat holds this many cards or fewer
+    caution = 1.0  # a move replaces Medium's choice only if better by this many standard errors
+    horizon = 10  # rollout moves before the position is judged (0: to the end), 3 seats or more
+    search_at = 7  # with 3 seats or more, search only once some seat holds this many cards or fewer
     sharpness = 0.55  # of the count-based judgement of an unfinished rollout (3 seats or more, `horizon` set)
     playable_bonus = 0.6  # cards' worth of being able to play when to move
     wild_bonus = 0.4  # cards' worth of each wild held
+    # an honest +4 at a challenge table (`standard`, `toll`) with this many cards
+    # left or more: a rival that weighs what the player could hold challenges
+    # it, and then draws 6 and loses the turn. Worth `trap_bonus` times how
+    # often the next seat challenges (`challenge_rate`)
+    trap_at = 3
+    trap_bonus = 0.0
+    trap_prior = 0.5
+    rollout_eps = 0.0  # 3 seats or more: chance of a random playable card in a rollout move
+    duel_eps = 0.0  # the same with two seats
     repairs = 24  # swaps tried per rival and deal to make its hand explain its latest play
     # two seats: every decision is searched, so the search is wider (8 moves, each card its own),
     # judges rollouts after 16 moves, and switches at 0.8 standard errors
@@ -797,8 +841,12 @@ class HardBot(MediumBot):
     duel_candidates = 8
     duel_horizon = 16
     duel_caution = 0.8
+    duel_name_caution = 1.5  # ... and 1.5 for another color of the same wild
     # the two-seat judge: weights of `duel_features`, fitted by `bench/fit_judge.py`
     duel_weights: tuple[float, ...] = (0.219, 0.744, 0.239, 0.179, 0.435)
+    # the judge of 3 seats or more (`horizon` set): weights of `table_features`; () is the hand-size judge
+    table_weights: tuple[float, ...] = (0.36, 0.77, 0.19, 0.29, 0.56)  # 4 seats or more
+    trio_weights: tuple[float, ...] = (0.28, 0.78, 0.15, 0.20, 0.34)  # 3 seats
 
     # ------------------------------------------------------------ memory use
 
@@ -837,9 +885,18 @@ class HardBot(MediumBot):
             return v
         if x.counts[x.nxt] <= self.attack_hard_at and (KIND[card] is not None or card == "WH"):
             v += 35 if COLOR[card] is None else 15  # +2/+4 (Color Hunt) on a next seat about to go out
-        if card == "W+4" and x.rules.table.challenge is not None and x.held.get(x.color, 0) > 0:
-            v += self.bluff_value(x)
+        if card == "W+4" and x.rules.table.challenge is not None:
+            if x.held.get(x.color, 0) > 0:
+                v += self.bluff_value(x)
+            elif len(x.hand) - 1 >= self.trap_at and x.phase in ("turn", "drawn"):
+                v += self.trap_bonus * self.challenge_rate(x.nxt)
         return v
+
+    def challenge_rate(self, seat: int) -> float:
+        """How often `seat` challenges a +4 (from the +4s it has faced), starting
+        from `trap_prior` as if it had faced two already."""
+        challenged, faced = self.memory.answers_w4.get(seat, [0, 0])
+        return (challenged + 2 * self.trap_prior) / (faced + 2)
 
     def after_draw(self, x: Ctx, legal: list[dict[str, Any]]) -> dict[str, Any]:
         return self.search(x, legal, super().after_draw(x, legal))
@@ -931,8 +988,8 @@ class HardBot(MediumBot):
         for i in range(1, k):
             mean = sums[i] / samples
             var = max(0.0, squares[i] / samples - mean * mean)
-            # another color for the same wild: the usual caution (names are close calls)
-            c = self.caution if cands[i].get("card") == default.get("card") else caution
+            # two seats: another color for the same wild needs more (names are close calls)
+            c = self.duel_name_caution if duel and cands[i].get("card") == default.get("card") else caution
             score = mean - c * math.sqrt(var / samples)
             if score > best_score:
                 best, best_score = i, score
@@ -943,6 +1000,12 @@ class HardBot(MediumBot):
             return 1.0 / len(w.winners) if me in w.winners else 0.0
         if w.n == 2:
             return self.duel_judge(w, me)
+        ks = self.trio_weights if w.n == 3 else self.table_weights
+        if ks:
+            # a conditional logit: each seat's chance to win is its share of
+            # exp(weights . features) (fitted to playouts, see docs/bots.md)
+            zs = [math.exp(sum(k * f for k, f in zip(ks, table_features(w, s), strict=True))) for s in range(w.n)]
+            return zs[me] / sum(zs)
         k = self.sharpness
         weights = []
         for s, h in enumerate(w.hands):
@@ -994,6 +1057,7 @@ class Dealer:
             w.clock = v.get("fuse")
         w.shields = set(v.get("shields") or ())
         w.greedy = frozenset(range(x.n)) if bot.model_rivals else frozenset()
+        w.eps = bot.rollout_eps if x.n > 2 else bot.duel_eps
         self.template = w
         self.repairs = bot.repairs
         self.spent = 0  # swaps tried by `deal` so far (counted into the budget)
@@ -1237,6 +1301,26 @@ def duel_features(w: L.World, me: int) -> tuple[int, int, int, int, int]:
     elif any(w.playable(w.cur, c) for c in w.hands[w.cur]):
         move = sign
     return (cards[opp] - cards[me], wilds[me] - wilds[opp], specials[me] - specials[opp], move, pile)
+
+
+def table_features(w: L.World, seat: int) -> tuple[int, int, int, int, int]:
+    """What the judge of 3 seats or more weighs for one seat of an unfinished
+    rollout: its cards, wilds and Skip/Reverse/+2-like cards, whether it is
+    to move with a play in hand, and a waiting pile on it (-1)."""
+    h = w.hands[seat]
+    wilds = specials = 0
+    for c in h:
+        if COLOR[c] is None:
+            wilds += 1
+        elif SYM[c] in SPECIAL:
+            specials += 1
+    move = pile = 0
+    if w.cur == seat:
+        if w.pending:
+            pile = -1
+        elif any(w.playable(seat, c) for c in h):
+            move = 1
+    return (-len(h), wilds, specials, move, pile)
 
 
 def _move_class(a: dict[str, Any]) -> tuple:

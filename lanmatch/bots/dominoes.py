@@ -33,12 +33,22 @@ from typing import Any
 from lanmatch.bots import Bot
 
 ALL_TILES: tuple[tuple[int, int], ...] = tuple((hi, lo) for hi in range(7) for lo in range(hi + 1))
+_SETS: dict[int, tuple[tuple[int, int], ...]] = {6: ALL_TILES}
+
+
+def all_tiles(top: int) -> tuple[tuple[int, int], ...]:
+    """Every tile of the double-`top` set (a view's `set`; 6 when it has none)."""
+    tiles = _SETS.get(top)
+    if tiles is None:
+        tiles = _SETS[top] = tuple((hi, lo) for hi in range(top + 1) for lo in range(hi + 1))
+    return tiles
 
 
 def tile_pips(code: str) -> tuple[int, int]:
-    """(high, low) pips of a tile code such as "6-4" or, as laid, "3-6"."""
-    a, b = int(code[0]), int(code[-1])
-    return (a, b) if a >= b else (b, a)
+    """(high, low) pips of a tile code such as "6-4", "12-10" or, as laid, "3-6"."""
+    a, _, b = code.partition("-")
+    x, y = int(a), int(b)
+    return (x, y) if x >= y else (y, x)
 
 
 def ends_after(ends: list[int] | None, pips: tuple[int, int], end: str) -> tuple[int, int]:
@@ -152,7 +162,7 @@ class HardBot(MediumBot):
         rest = [t for t in hand if t != pips]
         follow = sum(1 for t in rest if left in t or right in t)
         seen = {tile_pips(code) for code in view["line"]} | set(hand)
-        unseen = [t for t in ALL_TILES if t not in seen]
+        unseen = [t for t in all_tiles(view.get("set", 6)) if t not in seen]
         open_to_rivals = sum(1 for t in unseen if t[0] in new_ends or t[1] in new_ends)
 
         players, me = view["players"], view["seat"]

@@ -123,7 +123,7 @@ class World:
         "n", "queue", "ladder", "challenged", "blocked_drawn", "shield_deck",
         "strict", "seven_o", "points", "hands", "fars", "pile", "pile_far", "disc", "disc_far",
         "color", "dir", "cur", "pending", "pkind", "fuse", "ffresh", "blast", "clock", "cfresh",
-        "shields", "night", "idle", "winners", "over", "rng", "greedy",
+        "shields", "night", "idle", "winners", "over", "rng", "greedy", "eps",
     )
 
     def __init__(self, table: str | Rules, options: dict | None = None):
@@ -163,6 +163,7 @@ class World:
         self.over = False
         self.rng = random.Random(0)
         self.greedy: frozenset[int] = frozenset()  # seats that shed their highest card first
+        self.eps = 0.0  # chance that a seat's ordinary play is a random playable card (epsilon-greedy)
 
     # --------------------------------------------------------------- helpers
 
@@ -403,6 +404,15 @@ def policy_step(w: World) -> None:
         return
     color = w.color
     top_sym = SYM[w.disc[-1]]
+    if w.eps and w.rng.random() < w.eps:
+        # epsilon-greedy: now and then a random playable card (a wild too), as a
+        # player the model does not predict exactly
+        ok = [i for i, c in enumerate(hand) if w.playable(seat, c)]
+        if ok:
+            w.play(seat, ok[int(w.rng.random() * len(ok))])
+        else:
+            w.draw_turn(seat)
+        return
     low = len(w.hands[(seat + w.dir) % w.n]) <= 3
     best, best_v, wild = -1, -1e9, -1
     counts = None

@@ -7,8 +7,9 @@ once, `model.py` holds the screen's state and runs the keys, `screen.py`
 draws the screen as text fragments; `app.py` runs the prompt_toolkit
 Application with trio as its guest (the client, and for quick play the host
 itself).
-`quick.py` is the line mode, for when there is no terminal. See
-docs/console.md.
+`quick.py` is the line mode, for when there is no terminal; `plain.py`
+the plain mode (sentences, numbered choices: screen readers); `replay.py`
+the replay viewer of `lanmatch history`. See docs/console.md.
 """
 
 from __future__ import annotations

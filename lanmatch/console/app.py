@@ -55,14 +55,13 @@ import trio
 
 from lanmatch.console import keymap
 from lanmatch.console.logfile import log_path, write_log
-from lanmatch.console.model import RECONNECT_FOR, Console, HostRow, Intent
+from lanmatch.console.model import RECONNECT_FOR, Console, HostRow, Intent, with_known_hosts
 from lanmatch.console.screen import render_screen
 from lanmatch.net.client import Client, NotLanmatch, not_welcomed, parse_address, reach_error, where
 from lanmatch.net.hostbook import HostBook
 from lanmatch.net.seats import SavedSeat, SeatBook
-from lanmatch.net.tls import Identity
+from lanmatch.net.tls import Identity, machine_identity
 from lanmatch.rules import get_game
-from lanmatch.store.paths import default_data_dir
 from lanmatch.table import AUTOPILOT_PACE
 
 log = logging.getLogger("lanmatch.console")
@@ -281,6 +280,8 @@ class Session:
         self.seats: SeatBook | None = None  # `lanmatch join`: where seat tokens are kept (quick play keeps none)
         self.hosts: HostBook | None = None  # `lanmatch join`: the known hosts and their pins
         self.trusted: tuple[tuple[str, int], str] | None = None  # quick play: its own host's address and fingerprint
+        self.found: list[HostRow] = []  # the hosts mDNS found (checked)
+        self.known_alive: dict[str, bool | None] = {}  # the known hosts' last TCP check, by name
         self.reconnect_for = RECONNECT_FOR  # seconds of failed reconnects before the host is said gone
         self._keep_waiting: trio.Event | None = None
 
@@ -402,6 +403,12 @@ class Session:
         if not ok:
             self.ui.sent_sid = None
             self.ui.say("Not connected to the host right now; try again in a moment.")
+
+    def show_hosts(self) -> None:
+        """The hosts screen's list: mDNS's, then the known hosts it did not find."""
+        known = self.hosts.load() if self.hosts is not None else []
+        self.ui.set_hosts(with_known_hosts(self.found, known, self.known_alive))
+        self.invalidate()
 
     def connect(self, host: str, port: int, label: str, saved: SavedSeat | None = None) -> None:
         """Talk to the host at `host:port` (the old connection, if any, is closed),
@@ -595,7 +602,7 @@ async def play_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
     identity = Identity.ephemeral()  # alone at this machine: nothing kept, no friend pins it
     if args.lan:
         try:  # the machine's own TLS key, made at the first start: friends pin it
-            identity, _made = Identity.load_or_make(default_data_dir(), host_name)
+            identity, _made = machine_identity(host_name)
         except (OSError, ValueError) as e:
             session.exit_code = 1
             session.quit(f"lanmatch play: cannot keep the host's TLS key: {e}")
@@ -664,16 +671,43 @@ async def join_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
     nursery.start_soon(_relister, session)
     if args.address:
         host, port = parse_address(args.address)
+        known = session.hosts.pinned(args.address) if session.hosts is not None and ":" not in args.address else None
+        if known is not None:  # `lanmatch join Kitchen`: a host played at before, at its last address
+            host, port = known.address, known.port
         ui.browsing = False
         ui.begin_connect(host, port, f"{host}:{port}")
         session.connect(host, port, f"{host}:{port}")
         return
     nursery.start_soon(_browse, session, [args.bind] if args.bind else None)
+    nursery.start_soon(_check_known, session)
     saved = session.seats.latest(ui.name, time.time()) if session.seats is not None else None
     if saved is not None:  # a seat kept on this machine: straight back to it
         label = saved.host or where((saved.address, saved.port))
         ui.begin_connect(saved.address, saved.port, label)
         session.connect(saved.address, saved.port, label, saved)
+
+
+KNOWN_CHECK = 5.0  # seconds between the TCP checks of the hosts this machine played at
+
+
+async def _check_known(session: Session) -> None:
+    """Every `KNOWN_CHECK` seconds, whether each host this machine played at
+    (and mDNS did not find) answers, checked over TCP and TLS, all at once."""
+    from lanmatch.net.discovery import check_alive
+
+    while True:
+        known = session.hosts.load() if session.hosts is not None else []
+        found = {h.label.casefold() for h in session.found} | {(h.address, h.port) for h in session.found}
+        todo = [k for k in known[:16] if k.name.casefold() not in found and (k.address, k.port) not in found]
+
+        async def check(k: Any) -> None:
+            session.known_alive[k.name] = await check_alive(k.address, k.port)
+
+        async with trio.open_nursery() as n:
+            for k in todo:
+                n.start_soon(check, k)
+        session.show_hosts()
+        await trio.sleep(KNOWN_CHECK)
 
 
 async def _relister(session: Session) -> None:
@@ -691,13 +725,13 @@ async def _browse(session: Session, interfaces: list[str] | None) -> None:
     try:
         async with Browser(interfaces) as browser:
             while True:
-                ui.set_hosts([
+                session.found = [
                     HostRow(h.label, h.address, h.port, h.txt.get("rooms", "?"), h.txt.get("free", "?"),
                             h.txt.get("games", ""), h.txt.get("pw") == "1", h.txt.get("playing", ""),
                             h.txt.get("fp", ""))
                     for h in browser.hosts.values()
-                ])
-                session.invalidate()
+                ]
+                session.show_hosts()
                 await browser.changed()
     except Exception as e:  # no multicast here, or zeroconf failed: addresses still work
         log.warning("mDNS browsing failed: %r", e)

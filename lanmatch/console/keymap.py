@@ -127,6 +127,22 @@ def _not_typing(ui: Any) -> bool:
     return not ui.typing()
 
 
+def _calls(ui: Any) -> bool:
+    """A last-card call is offered: the call itself, or a play that carries it."""
+    return _offers("call")(ui) or (_playing(ui) and ui.play_calls())
+
+
+def _call_words(ui: Any) -> str:
+    if _offers("call")(ui):
+        return "c call"
+    item = ui.selected()
+    return "c play+call" if item is not None and item.calls else "c call (pick the card)"
+
+
+def _catch_words(ui: Any) -> str:
+    return "x " + ui.catch_words(getattr(ui, "bar_now", None))
+
+
 def _rematch_words(ui: Any) -> str:
     return "r rematch" if ui.may_direct() else "(the creator deals the rematch)"
 
@@ -148,11 +164,13 @@ KEYS: tuple[Key, ...] = (
     Key(("d",), "draw", ("table",), "d draw", ("d", "{draw}"), _playing, _offers("draw"), needs="draw"),
     Key(("k",), "keep", ("table",), "k keep", ("k", "KEEP it"), _playing, _offers("keep"), needs="keep"),
     Key(("s",), "pass", ("table",), "s pass", ("s", "{pass}"), _playing, _offers("pass"), needs="pass"),
-    Key(("c",), "call", ("table",), "c call", ("c", "call your last card"), _playing, _offers("call"), needs="call"),
-    Key(("x",), "catch", ("table",), "x catch", ("x", "catch a rival"), _playing, _offers("catch"), needs="catch"),
-    Key(("a",), "accept", ("table",), "a accept", ("a", "accept a +4"), _playing, _offers("accept"),
+    Key(("c",), "call", ("table",), _call_words, ("c", "call your last card, or play the card that leaves you one "
+        "and call at once"), _playing, _calls, needs="call"),
+    Key(("x",), "catch", ("table",), _catch_words, ("x", "catch a rival who did not call"), _playing,
+        _offers("catch"), needs="catch"),
+    Key(("a",), "accept", ("table",), "a accept", ("a", "accept a {wild4}"), _playing, _offers("accept"),
         needs="accept"),
-    Key(("!",), "challenge", ("table",), "! challenge", ("!", "challenge a +4"), _playing, _offers("challenge"),
+    Key(("!",), "challenge", ("table",), "! challenge", ("!", "challenge a {wild4}"), _playing, _offers("challenge"),
         needs="challenge"),
     Key(("n",), "color", ("table",), "n name a color", ("n", "name a color"), _playing, _offers("color"),
         needs="color"),

@@ -136,12 +136,35 @@ class HostRow:
     password: bool = False
     playing: str = ""  # rooms playing (a newer host's TXT `playing`; "" when it does not say)
     fingerprint: str = ""  # its certificate's, as its TXT `fp` says ("" when it does not)
+    found: str = "mDNS"  # how it is known: "mDNS", or "played before" (the known hosts' file), with its status
+
+
+def with_known_hosts(found: list[HostRow], known: list[Any], alive: dict[str, bool | None]) -> list[HostRow]:
+    """The hosts mDNS found, then every host this machine played at that mDNS
+    did not find (`known`: `lanmatch.net.hostbook.KnownHost`s, matched by
+    name or address), with its live status (`alive[name]`: True answering,
+    False not, None not checked yet)."""
+    names = {h.label.casefold() for h in found}
+    places = {(h.address, h.port) for h in found}
+    rows = list(found)
+    for k in known:
+        if k.name.casefold() in names or (k.address, k.port) in places:
+            continue
+        state = alive.get(k.name)
+        status = {True: "played before", False: "played before, not answering"}.get(state, "played before, checking…")
+        rows.append(HostRow(k.name, k.address, k.port, "?", "?", "", False, "", k.fingerprint, status))
+    return rows
+
+
+_MOVES = ("play", "draw", "pass", "keep", "accept", "challenge", "color")  # events of a seat's own move
+_NOT_MOVES = ("missed_call", "caught", "blast")  # ... but a draw they explain was nobody's move
 
 
 @dataclass
 class HandItem:
     code: str  # card or tile code
-    plays: list[dict[str, Any]]  # the legal plays of this card now
+    plays: list[dict[str, Any]]  # the legal plays of this card now (without the call)
+    calls: list[dict[str, Any]] = field(default_factory=list)  # its plays that carry the last-card call
 
     @property
     def playable(self) -> bool:
@@ -337,6 +360,7 @@ class Console:
         self.msg: dict[str, Any] | None = None  # the latest view message
         self.received_at = 0.0
         self.sel = 0
+        self.bar_now: float | None = None  # the time the key bar was last drawn at (its clocks)
         self.digits = ""
         self.sent_sid: int | None = None  # an action was sent for this state
         self.log: list[str] = []
@@ -429,8 +453,28 @@ class Console:
         if not v:
             return []
         legal = self.legal
+        plain = [a for a in legal if a.get("call") is not True]
+        calling = [a for a in legal if a.get("call") is True] if len(plain) < len(legal) else []
         pieces = self.pieces()
-        return [HandItem(c, pieces.plays(c, legal)) for c in pieces.order(v.get("hand") or [])]
+        return [HandItem(c, pieces.plays(c, plain), pieces.plays(c, calling) if calling else [])
+                for c in pieces.order(v.get("hand") or [])]
+
+    def play_calls(self) -> bool:
+        """Is a play that carries the last-card call offered now (protocol "Play-and-call")?"""
+        return any(a.get("call") is True for a in self.legal)
+
+    def catch_words(self, now: float | None = None) -> str:
+        """`catch Bot 2 (2 s)`: whom `x` catches now, with the time its window has left when timed."""
+        seats = [a.get("seat") for a in self.legal if a.get("type") == "catch"]
+        if not seats:
+            return "catch"
+        w = self.words()
+        parts = []
+        for s in seats:
+            left = [t["left"] for t in (self.timers_now(now) if now is not None else []) if t.get("seat") == s
+                    and t.get("kind") == "catch"]
+            parts.append(w.name(s) + (f" ({max(1, round(left[0]))} s)" if left else ""))
+        return "catch " + " or ".join(parts)
 
     def selected(self) -> HandItem | None:
         items = self.hand()
@@ -820,7 +864,15 @@ class Console:
         if not any(t.get("seat") == self.seat and t.get("kind") == "move" for t in old.get("timers") or []):
             return False
         fresh = [e for e in msg["view"].get("events") or [] if e.get("n", 0) > self._last_n]
-        return any(e.get("seat") == self.seat for e in fresh)
+        # a move of this seat: not a missed call, a catch or a penalty, which say what happened themselves
+        for i, e in enumerate(fresh):
+            if e.get("seat") != self.seat or e.get("type") not in _MOVES:
+                continue
+            after = fresh[i + 1] if i + 1 < len(fresh) else {}
+            if e.get("type") == "draw" and after.get("type") in _NOT_MOVES and after.get("seat") == self.seat:
+                continue  # the 2 cards of a missed call or a catch: the log says so in its own line
+            return True
+        return False
 
     # ------------------------------------------------------------ keys
 
@@ -1020,13 +1072,30 @@ class Console:
         return self._by_types(("pass",), "You cannot pass now.")
 
     def _key_call(self, key: str) -> list[Intent]:
-        return self._by_types(("call",), "There is no last card to call now.")
+        if any(a.get("type") == "call" for a in self.legal):
+            return self._by_types(("call",), "There is no last card to call now.")
+        item = self.selected()
+        if item is not None and item.calls:  # play-and-call: the card leaving you one, with the call
+            calls = item.calls
+            if len(calls) == 1:
+                return self._act(calls[0])
+            title = f"Play {self.card_words(item.code)} and call last card"
+            if all("color" in a for a in calls):
+                self.picker = self._color_picker(title + ": name a color", calls)
+            else:
+                self.picker = self._action_picker(title, calls)
+            return []
+        if self.play_calls():
+            self.say(f"Choose the [marked] card to play with the call, then {keymap.key_name('call')}.")
+            return []
+        self.say("There is no last card to call now.")
+        return []
 
     def _key_accept(self, key: str) -> list[Intent]:
-        return self._by_types(("accept",), "There is no +4 to accept now.")
+        return self._by_types(("accept",), f"There is no {self.words().sym('W+4')} to accept now.")
 
     def _key_challenge(self, key: str) -> list[Intent]:
-        return self._by_types(("challenge",), "There is no +4 to challenge now.")
+        return self._by_types(("challenge",), f"There is no {self.words().sym('W+4')} to challenge now.")
 
     def _key_catch(self, key: str) -> list[Intent]:
         catches = [a for a in self.legal if a.get("type") == "catch"]
@@ -1374,15 +1443,24 @@ class Console:
         if "call" in types:
             return f"ONE CARD left: press {k('call')} to call it{clock}!"
         if types == {"catch"} or (not self.my_turn() and "catch" in types):
-            return f"A rival did not call the last card: {k('catch')} catches them!"
+            return f"A rival did not call the last card: {k('catch')}: {self.catch_words(now)}!"
         if not self.my_turn():
             return f"Jump in: you hold the same {unit} as the top one ({k('play')} plays it)."
+        line = self._turn_prompt(v, types, clock)
+        if "catch" in types:  # a rival forgot its call during your turn: say so first
+            line = f"{k('catch')}: {self.catch_words(now)}! " + line
+        return line
+
+    def _turn_prompt(self, v: dict[str, Any], types: set[str], clock: str) -> str:
+        """The prompt of this seat's own turn (`prompt_line`)."""
+        k = keymap.key_name
+        unit = self.pieces().unit
         phase = v.get("phase")
         if phase == "drawn" and v.get("drawn"):
             verb, key = ("KEEP", k("keep")) if "keep" in types else ("PASS", k("pass"))
             return f"You drew {self.card_words(v['drawn'])}: {k('drawn')} PLAY it, {key} {verb} it{clock}."
         if phase == "challenge":
-            return (f"A +4 waits on you: {k('accept')} accepts it (draw {v.get('pending') or 4}), "
+            return (f"A {self.words().sym('W+4')} waits on you: {k('accept')} accepts it (draw {v.get('pending') or 4}), "
                     f"{k('challenge')} challenges it{clock}.")
         if phase == "color":
             return f"Name the active color ({k('color')}){clock}."
@@ -1391,7 +1469,12 @@ class Console:
             head = f"Penalty pile of {v.get('pending') or 0} on you"
             if item and item.playable:
                 return f"{head}: {k('play')} answers with {self.card_words(item.code)}, {k('draw')} draws it{clock}."
-            return f"{head}: answer with a [marked] {unit} or {k('draw')} to draw it{clock}."
+            if any(i.playable for i in self.hand()):
+                return f"{head}: answer with a [marked] {unit} or {k('draw')} to draw it{clock}."
+            return f"{head}: nothing of yours answers it; {k('draw')} draws it{clock}."
+        if item and item.calls:
+            return (f"Your move{clock}: {k('call')} plays {self.card_words(item.code)} and calls last card "
+                    f"({k('play')}: no call).")
         if item and item.playable:
             return f"Your move{clock}: {k('play')} plays {self.card_words(item.code)}."
         if any(i.playable for i in self.hand()):
@@ -1406,10 +1489,11 @@ class Console:
         `bar` words of the screen's mode: a layer's box writes its own)."""
         return keymap.bar(self, self.screen_mode())
 
-    def keys_line(self, width: int = 80) -> str:
+    def keys_line(self, width: int = 80, now: float | None = None) -> str:
         """`keys()` in one line of at most `width` characters: the least useful
         keys (listed last, before the keys of every screen: `? help`, `q quit`)
-        give way first."""
+        give way first. `now` gives the key bar's clocks (a catch window's time left)."""
+        self.bar_now = now
         entries = keymap.shown(self, self.screen_mode())
         cut = len(entries)
         while cut and keymap.everywhere(entries[cut - 1][0]):

@@ -321,8 +321,12 @@ class QuickGame:
         self.offered &= set(self._windows())
         lines = self._events_since()
         for line in lines:
-            self.say("  · " + line)
+            self.tell_event(line)
         return lines
+
+    def tell_event(self, line: str) -> None:
+        """One event in words (the plain mode, `plain.py`, says it as a sentence)."""
+        self.say("  · " + line)
 
     def _act(self, seat: int, action: dict[str, Any]) -> list[str]:
         """A seat's own action through the referee (the person's); prints its events.
@@ -441,7 +445,7 @@ class QuickGame:
         legal = ref.legal(0)
         self.show_table(view, legal)
         own_call, catchable = self._chances()
-        _, idx = self._ask(f"Your move [1-{len(legal)}]: ", legal, view, window=False)
+        _, idx = self._ask(self.turn_prompt(legal), legal, view, window=False)
         action = legal[idx]
         if own_call and action["type"] != "call":
             self._let_pass([0])  # the call was missed: where it is timed, 2 cards
@@ -449,6 +453,30 @@ class QuickGame:
                 return
         self._act(0, action)
         self._let_pass(catchable)
+
+    # the words of the prompts (the plain mode, `plain.py`, has its own)
+
+    def turn_prompt(self, legal: list[dict[str, Any]]) -> str:
+        return f"Your move [1-{len(legal)}]: "
+
+    def window_prompt(self, legal: list[dict[str, Any]]) -> str:
+        return f"Your choice [1-{len(legal)}, Enter to let it go]: "
+
+    def list_choices(self, legal: list[dict[str, Any]], view: dict[str, Any]) -> None:
+        w = Words(self.table, self.names, 0, self.color)
+        for i, a in enumerate(legal, 1):
+            self.say(f"  {i:>2}  {action_label(a, view, w)}")
+
+    def tell_outcome(self, outcome: dict[str, Any]) -> None:
+        self.out.write("\n" + render_outcome(outcome, self.g.view(0), self.table, names=self.names, color=self.color,
+                                             width=self.width) + "\n")
+        self.out.flush()
+
+    again_prompt = "Play again? [y/N] "
+    again_options = [("y", "a new deal"), ("n", "leave")]
+
+    def wants_again(self, text: str) -> bool:
+        return text.strip().lower() in ("y", "yes")
 
     def ask_window(self) -> None:
         ref = self.referee
@@ -462,10 +490,8 @@ class QuickGame:
                 self.say("You have ONE card left! Call it before the next player acts, or be caught.")
         for s in catchable:
             self.say(f"{self.names[s]} has ONE card and did not call last card!")
-        w = Words(self.table, self.names, 0, self.color)
-        for i, a in enumerate(legal, 1):
-            self.say(f"  {i:>2}  {action_label(a, view, w)}")
-        kind, idx = self._ask(f"Your choice [1-{len(legal)}, Enter to let it go]: ", legal, view, window=True)
+        self.list_choices(legal, view)
+        kind, idx = self._ask(self.window_prompt(legal), legal, view, window=True)
         if kind == "action" and idx is not None:
             self._act(0, legal[idx])
             self._let_pass(catchable)
@@ -509,13 +535,16 @@ def run_quick(
     out: TextIO | None = None,
     asker: Any = None,
     color: bool | None = None,
+    kind: type[QuickGame] | None = None,
 ) -> int:
     """Play quick games until the person stops; return the exit status.
 
     0 after a finished game, `q`, Ctrl-C or Ctrl-D; 1 after an unexpected
     error, which is logged (see `log_path`) and told in one line. `asker`
     defaults to prompt_toolkit when stdin is a terminal, plain lines otherwise.
+    `kind` is the game's class (default `QuickGame`; the plain mode's `PlainGame`).
     """
+    kind = kind or QuickGame
     out = out or sys.stdout
     try:
         if asker is None:
@@ -527,7 +556,7 @@ def run_quick(
         if seed is None:
             seed = random.SystemRandom().randrange(1, 1_000_000)
         while True:
-            q = QuickGame(
+            q = kind(
                 game,
                 table,
                 seats,
@@ -541,10 +570,9 @@ def run_quick(
                 width=width,
             )
             outcome = q.play()
-            out.write("\n" + render_outcome(outcome, q.g.view(0), q.table, names=q.names, color=color, width=width) + "\n")
-            out.flush()
-            again = asker.ask("Play again? [y/N] ", [("y", "a new deal"), ("n", "leave")], lambda t: None)
-            if again.strip().lower() not in ("y", "yes"):
+            q.tell_outcome(outcome)
+            again = asker.ask(q.again_prompt, q.again_options, lambda t: None)
+            if not q.wants_again(again):
                 out.write("Thanks for playing.\n")
                 return 0
             seed += 1

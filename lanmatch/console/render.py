@@ -5,7 +5,7 @@ public events, an outcome) into text. Nothing reads the keyboard, the clock or
 the screen, so every function is a unit-testable pure function.
 
 Cards are always written in words with their palette's shape (`red ● 5`,
-`Teal ▲ Toll 2`, `Wild`), never as codes, so color-blind players can play; with
+`teal ▲ Toll 2`, `Wild`), never as codes, so color-blind players can play; with
 ``color=True`` the color words are also painted with ANSI colors. Only what the
 view holds is ever shown: the view is already redacted by the engine, and this
 module adds nothing to it.
@@ -143,8 +143,17 @@ class Words:
         # a letter this palette does not write: the first palette that does
         return next((p["colors"][letter] for p in PALETTES.values() if letter in p["colors"]), (letter, "?"))
 
+    def sym(self, symbol: str) -> str:
+        """A symbol's name at this table, from its palette (the table's
+        declaration names it): `Reverse`, or `Flip` at `toll`; `W+4` is
+        `+4 Wild`, or `Toll 4`."""
+        symbols = self.pal["symbols"]
+        if symbol == "+4" and "+4" not in symbols:  # a +4 pile: only the wild adds +4
+            symbol = "W+4"
+        return symbols.get(symbol, symbol)
+
     def color_word(self, letter: str) -> str:
-        """A color letter's word in this palette: `blue`, `Rose`."""
+        """A color letter's word in this palette: `blue`, `rose`."""
         return self._color_entry(letter)[0]
 
     def color_name(self, letter: str | None) -> str:
@@ -243,6 +252,8 @@ def _card_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> s
             text += ", swap hands with " + words.name(action["swap_with"])
         if phase == "drawn" and view.get("drawn") == action["card"]:
             text += " (the card you drew)"
+        if action.get("call") is True:
+            text += " and call last card"
         return text
     if t == "draw":
         if phase == "pile" and view.get("pending"):
@@ -255,9 +266,9 @@ def _card_label(action: dict[str, Any], view: dict[str, Any], words: Words) -> s
     if t == "keep":
         return "keep the card you drew"
     if t == "accept":
-        return f"accept the +4 (draw {view.get('pending') or 4})"
+        return f"accept the {words.sym('W+4')} (draw {view.get('pending') or 4})"
     if t == "challenge":
-        return "challenge the +4"
+        return f"challenge the {words.sym('W+4')}"
     if t == "call":
         return "call last card"
     if t == "catch":
@@ -328,12 +339,12 @@ def _event_line(e: dict[str, Any], w: Words, drew: list[str] | None) -> str | No
     if t == "lapsed":
         return f"{plural(count, 'penalty card')} lapsed: nothing left to draw"
     if t == "accept":
-        return f"{w.name(s)} accepted the +4 and drew {count}{shown}"
+        return f"{w.name(s)} accepted the {w.sym('W+4')} and drew {count}{shown}"
     if t == "challenge":
         of = e.get("of")
         if e.get("won"):
-            return f"{w.name(s)} challenged {w.name(of)}'s +4 and won: {w.name(of)} drew {count}{shown}"
-        return f"{w.name(s)} challenged {w.name(of)}'s +4 and lost, and drew {count}{shown}"
+            return f"{w.name(s)} challenged {w.name(of)}'s {w.sym('W+4')} and won: {w.name(of)} drew {count}{shown}"
+        return f"{w.name(s)} challenged {w.name(of)}'s {w.sym('W+4')} and lost, and drew {count}{shown}"
     if t == "color":
         return f"{w.name(s)} named {w.color_name(e.get('color'))}"
     if t == "keep":
@@ -343,7 +354,7 @@ def _event_line(e: dict[str, Any], w: Words, drew: list[str] | None) -> str | No
     if t == "skipped":
         return f"{w.verb(s, 'were', 'was')} skipped"
     if t == "reverse":
-        return "Reverse: play now goes " + ("clockwise ↻" if e.get("direction", 1) == 1 else "counterclockwise ↺")
+        return f"{w.sym('R')}: play now goes " + ("clockwise ↻" if e.get("direction", 1) == 1 else "counterclockwise ↺")
     if t == "jump_in":
         return f"{w.name(s)} jumped in"
     if t == "swap":
@@ -576,7 +587,7 @@ def table_lines(view: dict[str, Any], w: Words) -> list[str]:
         kind = view.get("pending_kind")
         lines.append(
             w.bold(f"Penalty waiting: {plural(view['pending'], 'card')}")
-            + (f" ({kind} pile)" if kind else "")
+            + (f" ({w.sym(kind)} pile)" if kind else "")
             + f" on {w.name(turn)}"
         )
     fuse = view.get("fuse")
@@ -676,7 +687,8 @@ def _card_table_text(view: dict[str, Any], legal: list[dict[str, Any]], w: Words
             verb = "keep" if any(a.get("type") == "keep" for a in legal) else "pass"
             lines.append(f"You drew {w.card(view['drawn'])}: PLAY it now, or {verb.upper()} it.")
         elif phase == "challenge":
-            lines.append("A +4 waits on you: accept it, or challenge it if you think it was played illegally.")
+            lines.append(f"A {w.sym('W+4')} waits on you: accept it, or challenge it if you think it was played "
+                         "illegally.")
         elif phase == "color":
             lines.append("Name the active color.")
         elif phase == "pile":
@@ -696,13 +708,32 @@ def domino_lines(view: dict[str, Any], w: Words, width: int) -> list[str]:
         lines.append(f"Turn: {w.bold(w.name(turn))} · next: {w.name((turn + 1) % n)}")
     line = view.get("line") or []
     if line:
-        lines += wrap_items(f"Line ({plural(len(line), 'tile')}): ", [tile_words(t) for t in line], width, sep=" ")
+        lines += _line_rows(line, width)
         ends = view.get("ends") or ["?", "?"]
         lines.append(f"Open ends: left {ends[0]} · right {ends[1]}")
     else:
         lines.append("Line: empty; the round's lead tile opens it")
     lines.append(f"Boneyard: {plural(view.get('boneyard', 0), 'tile')}")
     return lines
+
+
+LINE_ROWS = 4
+"""The most rows the line of tiles takes; a longer line shows both ends and elides its middle."""
+
+
+def _line_rows(line: list[str], width: int) -> list[str]:
+    """The line of tiles wrapped to `width`, in at most `LINE_ROWS` rows: a
+    long line (a double-twelve set's) keeps its two ends, which are what
+    plays, and says how many tiles its middle holds."""
+    head = f"Line ({plural(len(line), 'tile')}): "
+    words = [tile_words(t) for t in line]
+    rows = wrap_items(head, words, width, sep=" ")
+    keep = len(words) // 2
+    while len(rows) > LINE_ROWS and keep > 1:
+        keep -= 1
+        middle = f"… {len(words) - 2 * keep} more …"
+        rows = wrap_items(head, [*words[:keep], middle, *words[-keep:]], width, sep=" ")
+    return rows
 
 
 def _tile_table_text(view: dict[str, Any], legal: list[dict[str, Any]], w: Words, *, width: int, recent: int,
@@ -803,17 +834,45 @@ def render_outcome(
         head = f"{w.name(winners[0])} won."
     else:
         head = "Shared win: " + " and ".join(w.name(s) for s in winners) + "."
-    lines = [w.bold(pieces.over(view, outcome.get("reason"))), w.bold(head), "Points:"]
+    lines = [w.bold(pieces.over(view, outcome.get("reason"))), w.bold(head)]
+    spec = _spec_of(view, palette_table)
+    rule = getattr(spec, "scoring_rule", "")
+    if rule:
+        lines += wrap_items("Scoring: ", rule.split(" "), width, sep=" ")
+    lines.append("Points:")
     points = outcome.get("points") or []
     hands = outcome.get("hands")
     namew = max((len(w.name(s)) for s in range(len(points))), default=4)
+    worth = getattr(spec, "card_points", None)
+    # a single round: each seat's points from the cards that made them (a match's are totals)
+    held = ([sum(worth(c) for c in h) for h in hands]
+            if worth is not None and hands is not None and len(hands) == len(points)
+            and view.get("mode") not in ("match", "daily") else None)
     for s, p in enumerate(points):
         line = f"  {w.name(s):<{namew}}  {p:>4}"
+        if held is not None:
+            if getattr(spec, "each_seat_scores", False):
+                line += f" = {sum(held)} held in all − {held[s]} own"
+            elif p:
+                line += " = what the others hold"
         if hands is not None and s < len(hands) and hands[s]:
-            lines += wrap_items(line + "   held: ", [pieces.piece(c, w) for c in pieces.order(hands[s])], width)
+            own = f" ({held[s]})" if held is not None else ""
+            cards = [pieces.piece(c, w) for c in pieces.order(hands[s])]
+            if held is not None:  # the sum on the seat's line, its cards below it
+                lines.append(line)
+                lines += wrap_items(f"      held{own}: ", cards, width - 2)
+            else:
+                lines += wrap_items(line + "   held: ", cards, width)
         else:
             lines.append(line)
     return "\n".join(lines)
+
+
+def _spec_of(view: dict[str, Any], table: str | None) -> Any:
+    """The table declaration of `view` (None for a game without named tables)."""
+    g = GAMES.get(view.get("game") or default_game())
+    name = view.get("table") or table
+    return g.tables.get(name) if g is not None and name else None
 
 
 # ---------------------------------------------------------------- each game's pieces
@@ -829,7 +888,7 @@ class Pieces:
     hand = "hand"  # what a seat holds
     compact = False  # a short form for a hand too big for its rows
     # words of the help page (`keymap.Key.help` says "{play}", "{draw}", ...)
-    words = {"piece": "piece", "play": "play it", "draw": "draw", "pass": "pass"}
+    words = {"wild4": "+4", "piece": "piece", "play": "play it", "draw": "draw", "pass": "pass"}
     draws = ""  # what `d` draws, in "d draws …" ("" : nothing said)
 
     def moves(self, spec: Any) -> frozenset[str]:
@@ -891,7 +950,7 @@ class CardPieces(Pieces):
 
     unit = "card"
     compact = True
-    words = {"piece": "card", "play": "play it", "draw": "draw (or take a penalty pile)", "pass": "pass"}
+    words = {"wild4": "+4", "piece": "card", "play": "play it", "draw": "draw (or take a penalty pile)", "pass": "pass"}
     draws = "a card"
 
     def moves(self, spec: Any) -> frozenset[str]:
@@ -931,7 +990,7 @@ class CardPieces(Pieces):
         if phase == "drawn":
             return f"You drew {w.card(view.get('drawn') or '')}: {key('drawn')} plays it, {key('keep')} keeps it."
         if phase == "challenge":
-            return f"A +4 waits on you: {key('accept')} accepts it, {key('challenge')} challenges it."
+            return f"A {w.sym('W+4')} waits on you: {key('accept')} accepts it, {key('challenge')} challenges it."
         if phase == "color":
             return f"Name the active color first ({key('color')})."
         top = w.card(view["top"]) if view.get("top") else "the top card"
@@ -950,7 +1009,7 @@ class TilePieces(Pieces):
 
     unit = "tile"
     hand = "rack"
-    words = {"piece": "tile", "play": "play it (then l/r: which end)", "draw": "draw from the boneyard",
+    words = {"wild4": "+4", "piece": "tile", "play": "play it (then l/r: which end)", "draw": "draw from the boneyard",
              "pass": "pass (the boneyard is empty)"}
     draws = "from the boneyard"
 

@@ -29,7 +29,15 @@ from typing import Any
 
 from lanmatch.console import keymap
 from lanmatch.console.model import LEAVING_FEE_PERCENT, Console, RoomForm, coins_words, leaving_fee
-from lanmatch.console.render import Words, palette_of, plural, render_outcome, shown, wrap_items
+from lanmatch.console.render import (
+    Words,
+    card_sort_key,
+    palette_of,
+    plural,
+    render_outcome,
+    shown,
+    wrap_items,
+)
 from lanmatch.rules import GAMES, game_title, title_of
 from lanmatch.rules.cards import describe
 
@@ -256,16 +264,23 @@ def _seat_block(ui: Console, w: Words, now: float, width: int, far_room: bool) -
         for tag in tags:
             line += [("", "  ")] + ansi_fragments(tag, "class:tag")
         if s in far and s != ui.seat and far_room:
-            faces = far[s]
+            faces = sorted(far[s], key=card_sort_key)
             room = width - line_len(line) - 8
             chips: list[str] = []
             used = 0
+            letter = None
             for k, code in enumerate(faces):
                 text = short_card(code, w.table)
+                if code[0] != "W" and code[0] != letter:  # each color's faces after its name
+                    letter = code[0]
+                    text = w.color_word(letter) + " " + text
+                    chip = w.paint(w.color_word(letter), w.color_word(letter)) + " " + _paint_short(code, w)
+                else:
+                    chip = _paint_short(code, w)
                 if used + len(text) + 1 > room - 4 and k < len(faces) - 1:
                     chips.append(f"+{len(faces) - k}")
                     break
-                chips.append(_paint_short(code, w))
+                chips.append(chip)
                 used += len(text) + 1
             line += [("class:dim", "  far: ")] + ansi_fragments(" ".join(chips))
         lines.append(cut(line, width))
@@ -370,7 +385,7 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
         head, hand = _hand_block(ui, w, width, hand_budget)
         block = [head, *hand]
         bottom.append(cut(_plain(" " + ui.prompt_line(now), "class:prompt"), width))
-    bottom.append(cut(_plain(" " + ui.keys_line(width - 2), "class:keys"), width))
+    bottom.append(cut(_plain(" " + ui.keys_line(width - 2, now), "class:keys"), width))
     bottom.append(cut(_plain(" " + ui.message, "class:msg"), width))
     rows_left = height - len(top) - len(block) - len(bottom)
     log_rows = rows_left - 1
@@ -459,9 +474,10 @@ def _yes(flag: Any) -> str:
 
 def hosts_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
     lines = [_title("lanmatch join · hosts on your network", ui.status_text(now) or _everywhere(ui), width), []]
-    heads = [("Host", "<", 8), ("Rooms", ">", 0), ("Free seats", ">", 0), ("Games", "<", 8), ("Password", "<", 0)]
+    heads = [("Host", "<", 8), ("Rooms", ">", 0), ("Free seats", ">", 0), ("Games", "<", 8), ("Password", "<", 0),
+             ("Found", "<", 6)]
     rows = [[h.label, ui.host_rooms(h), h.free, ", ".join(game_title(g) for g in h.games.split(",") if g),
-             _yes(h.password)] for h in ui.hosts]
+             _yes(h.password) if h.found == "mDNS" else "?", h.found] for h in ui.hosts]
     head, texts = grid(heads, rows, width)
     lines.append(_plain(head, "bold"))
     if not ui.hosts:
@@ -472,7 +488,7 @@ def hosts_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
         lines.append(cut(_plain(f" {'▶' if sel else ' '} {text}", "class:sel" if sel else ""), width))
     lines.append([])
     field = ui.address_text + ("█" if ui.address_focus else "")
-    lines.append(cut([("", " Or an address (HOST:PORT): "), ("class:field" + (" reverse" if ui.address_focus else ""),
+    lines.append(cut([("", " Or an address (HOST or HOST:PORT): "), ("class:field" + (" reverse" if ui.address_focus else ""),
                                                                f" {field:<24}")], width))
     return _with_footer(ui, lines, width, height)
 
@@ -587,7 +603,7 @@ def help_lines(ui: Console) -> list[str]:
     g = GAMES.get(ui.game)
     spec = ui.table_spec()
     pieces = ui.pieces()
-    entries = keymap.help_entries(ui, pieces.moves(spec), pieces.words)
+    entries = keymap.help_entries(ui, pieces.moves(spec), {**pieces.words, "wild4": ui.words().sym("W+4")})
     keys = ["Keys"] + ["{}  {}".format(*e) for e in entries if len(e[0]) > 6]  # long ones alone, first
     short = [e for e in entries if len(e[0]) <= 6]
     for k in range(0, len(short), 2):

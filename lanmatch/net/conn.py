@@ -26,15 +26,26 @@ gets a fatal `hello_timeout` (until then it is neither pinged nor dropped for
 silence); a frame whose first byte came more than
 `frame_timeout` seconds ago and is still incomplete gets a fatal
 `slow_frame`. The heartbeat task checks both (infinite: never).
+
+A host serves its connections with one `Sweeper` (`Connection(sweeper=...)`)
+instead: one task for every connection's clocks, not a heartbeat task per
+connection. It sleeps until the next deadline (heaps of the hello and frame
+deadlines, ordered by when they fall due), and once a beat it pings and
+drops for silence the connections that said `hello`. A thousand idle
+strangers then cost no task and no wake-up each, and their deadlines, which
+fall due in the order they connected, are handled a few at a time between
+everyone else's turns (docs/protocol.md, "Connections and frames").
 """
 
 from __future__ import annotations
 
 import contextlib
+import heapq
 import itertools
 import logging
 import math
 import ssl
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -58,6 +69,8 @@ OUTBOX = 256
 RECV_CHUNK = 65536
 HELLO_TIMEOUT = 5.0  # seconds a new connection has to say `hello` (the host's side)
 FRAME_TIMEOUT = 10.0  # seconds a frame may take from its first byte to its last
+GRACE = 1.0  # seconds a fatal deadline `error` may take to go out before the connection is cut off
+SWEEP_BATCH = 64  # deadlines a sweeper handles before it lets the other tasks run
 
 _ids = itertools.count(1)
 
@@ -96,6 +109,7 @@ class Connection:
         hello_timeout: float = math.inf,
         frame_timeout: float = math.inf,
         tls: ssl.SSLContext | None = None,
+        sweeper: Sweeper | None = None,
     ):
         self.id = next(_ids)
         self.stream = stream
@@ -108,6 +122,7 @@ class Connection:
         self.label = label or f"conn{self.id}"
         self.hello_timeout = hello_timeout
         self.frame_timeout = frame_timeout
+        self.sweeper = sweeper  # None: this connection's own heartbeat task keeps its clocks
         self.address: str | None = None  # the peer's IP address (the host sets it)
         self.greeted = False  # set by the host once the peer said `hello`
         self.opened_at = 0.0
@@ -178,8 +193,13 @@ class Connection:
                     return
                 nursery.start_soon(self._reader, handler)
                 nursery.start_soon(self._writer)
-                nursery.start_soon(self._heartbeat)
+                if self.sweeper is not None:
+                    self.sweeper.add(self)
+                else:
+                    nursery.start_soon(self._heartbeat)
         finally:
+            if self.sweeper is not None:
+                self.sweeper.discard(self)
             cancelled = not self.closed  # nobody closed it: cancelled from outside (the host stops)
             if not self.closed:
                 self._closed()
@@ -264,6 +284,8 @@ class Connection:
                     self._partial_since = None
                 elif done or self._partial_since is None:  # a new frame began in this chunk
                     self._partial_since = self.last_recv
+                    if self.sweeper is not None:
+                        self.sweeper.frame_begun(self)
         except RemoteProtocolError as e:
             log.info("%s: dropped: %s (%s)", escape(self.label), escape(e.message), e.code)
             if self.numbered:
@@ -317,43 +339,153 @@ class Connection:
             if self._scope is not None:
                 self._scope.cancel()
 
-    async def _deadline_error(self, code: str, message: str) -> None:
-        """Close with a fatal `error`; a peer that does not read it within a
-        second is cut off anyway."""
+    def _deadline(self, code: str, message: str) -> None:
+        """Close with a fatal `error` (a deadline passed)."""
         log.info("%s: dropped: %s (%s)", escape(self.label), message, code)
         self.close(code, self._error(code, message, True) if self.numbered else None)
-        await trio.sleep(1.0)
+
+    def _cut_off(self) -> None:
+        """End the connection now (a closed one whose last message did not go out in time)."""
         if self._scope is not None:
             self._scope.cancel()
 
+    def _hello_late(self, now: float) -> bool:
+        return not self.greeted and now - self.opened_at > self.hello_timeout
+
+    def _frame_late(self, now: float) -> bool:
+        return self._partial_since is not None and now - self._partial_since > self.frame_timeout
+
+    def _hello_pending(self, deadline: float) -> bool:
+        """The sweeper's entry (hello by `deadline`) still stands."""
+        return not self.greeted
+
+    def _frame_pending(self, deadline: float) -> bool:
+        """The sweeper's entry (this frame complete by `deadline`) still stands."""
+        return self._partial_since is not None and self._partial_since + self.frame_timeout <= deadline
+
+    def _hello_expired(self) -> None:
+        self._deadline("hello_timeout", f"no hello within {self.hello_timeout:g} s")
+
+    def _frame_expired(self) -> None:
+        self._deadline("slow_frame", f"a frame not completed within {self.frame_timeout:g} s")
+
+    def _beat(self, now: float) -> None:
+        """The heartbeat's turn: drop a silent or stuck peer, or ping an idle one."""
+        if self.closed or not math.isfinite(self.heartbeat):
+            return
+        if not self.greeted and math.isfinite(self.hello_timeout):
+            return  # before hello: no ping (the host's first frame comes first), the hello deadline governs
+        if now - self.last_recv > self.dead_after:
+            log.info("%s: nothing heard for %.1f s: dropped", escape(self.label), now - self.last_recv)
+            self.close("timeout")
+            self._cut_off()
+            return
+        if self._sending_since is not None and now - self._sending_since > SEND_TIMEOUT:
+            log.info("%s: a send stuck for %.1f s: dropped (slow reader)", escape(self.label), now - self._sending_since)
+            self.close("slow_reader")
+            return
+        if now - self.last_sent >= self.heartbeat:
+            self.last_sent = now
+            self.send({"type": "ping"})
+
     async def _heartbeat(self) -> None:
+        """This connection's clocks, on its own (without a `Sweeper`)."""
         tick = min(self.heartbeat, self.hello_timeout, self.frame_timeout) / 2
         while not self.closed:
             await trio.sleep(tick)
             now = trio.current_time()
-            if not self.greeted and now - self.opened_at > self.hello_timeout:
-                await self._deadline_error("hello_timeout", f"no hello within {self.hello_timeout:g} s")
+            if self._hello_late(now) or self._frame_late(now):
+                (self._hello_expired if self._hello_late(now) else self._frame_expired)()
+                await trio.sleep(GRACE)  # a peer that does not read its error is cut off anyway
+                self._cut_off()
                 return
-            if self._partial_since is not None and now - self._partial_since > self.frame_timeout:
-                await self._deadline_error("slow_frame", f"a frame not completed within {self.frame_timeout:g} s")
-                return
-            if not math.isfinite(self.heartbeat):
-                continue
-            if not self.greeted and math.isfinite(self.hello_timeout):
-                continue  # before hello: no ping (`welcome` is the first message), the hello deadline governs
-            if now - self.last_recv > self.dead_after:
-                log.info("%s: nothing heard for %.1f s: dropped", escape(self.label), now - self.last_recv)
-                self.close("timeout")
-                if self._scope is not None:
-                    self._scope.cancel()
-                return
-            if self._sending_since is not None and now - self._sending_since > SEND_TIMEOUT:
-                log.info("%s: a send stuck for %.1f s: dropped (slow reader)", escape(self.label), now - self._sending_since)
-                self.close("slow_reader")
-                return
-            if now - self.last_sent >= self.heartbeat:
-                self.last_sent = now
-                self.send({"type": "ping"})
+            self._beat(now)
+
+
+class Sweeper:
+    """Every connection's clocks in one task (the host's side; see the module
+    docstring). `run` it in a nursery; a `Connection(sweeper=...)` adds itself
+    when it runs and goes when it ends.
+
+    The hello and frame deadlines sit in heaps (deadline, id, connection),
+    an entry dropped lazily when its connection has said `hello`, finished
+    that frame or closed; the task sleeps until the earliest, or the next
+    beat, whichever comes first. Each beat (half the shortest heartbeat)
+    goes over the connections once, `SWEEP_BATCH` at a time."""
+
+    def __init__(self, tick: float = HEARTBEAT / 2):
+        self.tick = tick
+        self.conns: dict[int, Connection] = {}
+        self._hello: list[tuple[float, int, Connection]] = []
+        self._frames: list[tuple[float, int, Connection]] = []
+        self._closing: deque[tuple[float, Connection]] = deque()  # given a fatal error; cut off at the time
+        self._wake = trio.Event()  # set when a deadline earlier than the one slept to may have come
+        self._sleeping_until = math.inf
+
+    def add(self, conn: Connection) -> None:
+        self.conns[conn.id] = conn
+        if math.isfinite(conn.heartbeat):
+            self.tick = min(self.tick, conn.heartbeat / 2)
+        if not conn.greeted and math.isfinite(conn.hello_timeout):
+            self._push(self._hello, conn.opened_at + conn.hello_timeout, conn)
+
+    def discard(self, conn: Connection) -> None:
+        self.conns.pop(conn.id, None)
+
+    def frame_begun(self, conn: Connection) -> None:
+        """`conn` holds the first bytes of a frame since `conn._partial_since`."""
+        if math.isfinite(conn.frame_timeout):
+            self._push(self._frames, conn._partial_since + conn.frame_timeout, conn)
+
+    def _push(self, heap: list, when: float, conn: Connection) -> None:
+        heapq.heappush(heap, (when, conn.id, conn))
+        if when < self._sleeping_until:
+            self._wake.set()
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        task_status.started(self)
+        next_beat = trio.current_time() + self.tick
+        while True:
+            when = min(next_beat, self._hello[0][0] if self._hello else math.inf,
+                       self._frames[0][0] if self._frames else math.inf,
+                       self._closing[0][0] if self._closing else math.inf)
+            if when > trio.current_time():
+                self._sleeping_until = when
+                self._wake = trio.Event()
+                with trio.move_on_at(when):
+                    await self._wake.wait()
+                self._sleeping_until = math.inf
+            now = trio.current_time()
+            await self._expire(self._hello, now, Connection._hello_pending, Connection._hello_expired)
+            await self._expire(self._frames, now, Connection._frame_pending, Connection._frame_expired)
+            while self._closing and self._closing[0][0] <= now:
+                self._closing.popleft()[1]._cut_off()
+            if now >= next_beat:
+                await self._beats()
+                next_beat = max(next_beat + self.tick, trio.current_time())
+
+    async def _expire(self, heap: list, now: float, pending: Callable, expired: Callable) -> None:
+        """Expire the connections whose deadline in `heap` has come, and whose
+        entry still stands (`pending(conn, deadline)`)."""
+        done = 0
+        while heap and heap[0][0] <= now:
+            when, _, conn = heapq.heappop(heap)
+            if conn.closed or not pending(conn, when):
+                continue  # greeted, frame completed (a newer frame has its own entry), or gone
+            expired(conn)
+            self._closing.append((now + GRACE, conn))
+            done += 1
+            if done % SWEEP_BATCH == 0:
+                await trio.sleep(0)  # the other tasks' turn (a thousand strangers time out together)
+
+    async def _beats(self) -> None:
+        conns = list(self.conns.values())
+        for k in range(0, len(conns), SWEEP_BATCH * 4):
+            if k:
+                await trio.sleep(0)
+            now = trio.current_time()
+            for conn in conns[k:k + SWEEP_BATCH * 4]:
+                conn._beat(now)
 
 
 async def refuse(stream: trio.abc.Stream, code: str, message: str, *, timeout: float = 1.0,

@@ -31,7 +31,10 @@ Connections are capped (docs/protocol.md "Connections and frames"): in total
 (`max_per_address`). A newcomer over the total evicts the oldest connection
 that has not said `hello`, or is refused `host_full`; one over its address's
 cap is refused `too_many_connections`. `hello_timeout` and `frame_timeout`
-are `conn.py`'s deadlines. Every log line the host writes shows peer text
+are `conn.py`'s deadlines, kept for every connection by one task (`Sweeper`).
+A connection from an address that had one cut off for its messages
+(`rate_limited`, `too_many_errors`) in the last `CUT_OFF_MEMORY` seconds
+starts with `CUT_OFF_START` messages in its rate bucket, not a fresh burst. Every log line the host writes shows peer text
 escaped (`escape`): no peer can forge a line of the log.
 """
 
@@ -45,7 +48,7 @@ from typing import Any
 
 import trio
 
-from lanmatch.net.conn import FRAME_TIMEOUT, HELLO_TIMEOUT, Connection, escape, refuse
+from lanmatch.net.conn import FRAME_TIMEOUT, HELLO_TIMEOUT, Connection, Sweeper, escape, refuse
 from lanmatch.net.keeper import StoreKeeper
 from lanmatch.net.tls import Identity
 from lanmatch.protocol import RemoteProtocolError, check_outgoing_host
@@ -73,6 +76,9 @@ INBOX = 1024
 MAX_CONNECTIONS = 4096  # the total cap's ceiling (default: the soft open-file limit less FD_SPARE)
 FD_SPARE = 64  # file descriptors kept for the store, the listeners, mDNS and the log
 MAX_PER_ADDRESS = 64  # connections from one address
+CUT_OFF_MEMORY = 10.0  # seconds a cut-off (`rate_limited`, `too_many_errors`) weighs on its address's new connections
+CUT_OFF_START = 5.0  # ... which start with this many messages in their rate bucket (not its full burst)
+CUT_OFF_CODES = frozenset({"rate_limited", "too_many_errors"})
 
 __all__ = ["Host", "Peer", "RoomActor"]
 
@@ -137,7 +143,10 @@ class Host:
         self.hello_timeout = hello_timeout
         self.frame_timeout = frame_timeout
         self._conns: dict[int, Connection] = {}  # served connections, oldest first
+        self._ungreeted: dict[int, Connection] = {}  # those that have not said hello yet, oldest first
+        self.sweeper: Sweeper | None = None  # every connection's clocks, one task (set by `run`)
         self._per_address: dict[str, int] = {}
+        self._cut_off: dict[str, float] = {}  # address -> when a connection from it was last cut off for its messages
         self.store = store  # None: nothing is kept (no profiles, no coin rooms, no resume)
         self.heartbeat = heartbeat
         self.dead_after = dead_after
@@ -186,6 +195,7 @@ class Host:
             self.max_connections = default_max_connections(soft)
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            self.sweeper = await nursery.start(Sweeper(min(self.heartbeat, self.dead_after) / 2).run)
             if self.store is not None:
                 self.resume_matches()
             task_status.started(self)
@@ -282,15 +292,26 @@ class Host:
             resource.getrlimit(resource.RLIMIT_NOFILE)[0])
         if len(self._conns) < cap:
             return None
-        for cid, old in self._conns.items():
-            if not old.greeted:
-                self._forget(cid)
-                log.info("%s: evicted (never said hello) for a newcomer: the host is full", old.label)
-                old.close("host_full", old._error("host_full", "The host is full; this connection never said hello.", True))
-                return None
+        while self._ungreeted:
+            cid, old = next(iter(self._ungreeted.items()))  # the oldest
+            if old.greeted:
+                del self._ungreeted[cid]
+                continue
+            self._forget(cid)
+            log.info("%s: evicted (never said hello) for a newcomer: the host is full", old.label)
+            old.close("host_full", old._error("host_full", "The host is full; this connection never said hello.", True))
+            return None
         return "host_full", f"The host serves its {cap} connections; try later."
 
+    def _remember_cut_off(self, address: str) -> None:
+        now = trio.current_time()
+        if len(self._cut_off) >= 4096:  # bounded: forget what no longer weighs
+            self._cut_off = {a: t for a, t in self._cut_off.items() if now - t < CUT_OFF_MEMORY}
+        self._cut_off.pop(address, None)
+        self._cut_off[address] = now
+
     def _forget(self, cid: int) -> None:
+        self._ungreeted.pop(cid, None)
         entry = self._conns.pop(cid, None)
         if entry is not None:
             address = entry.address
@@ -310,12 +331,17 @@ class Host:
             await refuse(stream, *refused, tls=self._tls_context)
             return
         conn = Connection(stream, numbered=True, outbox=self.outbox, heartbeat=self.heartbeat, dead_after=self.dead_after,
-                          hello_timeout=self.hello_timeout, frame_timeout=self.frame_timeout, tls=self._tls_context)
+                          hello_timeout=self.hello_timeout, frame_timeout=self.frame_timeout, tls=self._tls_context,
+                          sweeper=self.sweeper)
         conn.address = address
         self._conns[conn.id] = conn
+        self._ungreeted[conn.id] = conn
         if address is not None:
             self._per_address[address] = self._per_address.get(address, 0) + 1
-        peer = self.lobby.connect(conn.id, conn.label, trio.current_time(), conn, address=address or "")
+        now = trio.current_time()
+        peer = self.lobby.connect(conn.id, conn.label, now, conn, address=address or "")
+        if address is not None and now - self._cut_off.get(address, -CUT_OFF_MEMORY) < CUT_OFF_MEMORY:
+            peer.bucket.level = min(peer.bucket.level, CUT_OFF_START)  # no fresh burst for reconnecting (section 14)
 
         def closed() -> None:
             peer.closed = True
@@ -330,6 +356,8 @@ class Host:
             await conn.run(lambda msg: self._guarded(peer, msg))
         finally:
             self._forget(conn.id)
+            if address is not None and conn.close_reason in CUT_OFF_CODES:
+                self._remember_cut_off(address)
             self.execute(self.lobby.gone(peer))
             # a liveness probe (discovery's check: nothing, or a hello, then close) is not news
             log.log(logging.DEBUG if conn.recv_frames <= 1 else logging.INFO,
@@ -356,8 +384,11 @@ class Host:
             self.lobby.out.error(peer, "internal", "The host failed on that message (its bug, logged).", fatal=True)
             self.execute(self.lobby.drain())
         finally:
-            peer.link.label = peer.label
-            peer.link.greeted = peer.name is not None
+            conn = peer.link
+            conn.label = peer.label
+            if not conn.greeted and peer.name is not None:
+                conn.greeted = True
+                self._ungreeted.pop(conn.id, None)
 
 
 def _address(stream: trio.abc.Stream) -> str | None:

@@ -66,6 +66,7 @@ class StoreKeeper:
         self.store = store
         self.strict = strict
         self.clock = clock
+        self._ratings: dict[tuple[int, str], int | None] = {}  # (profile id, game) -> shown rating
 
     def _failed(self, what: str, e: BaseException) -> None:
         """Log a failed store call; a refusal or a bad argument (our bug, not
@@ -238,6 +239,7 @@ class StoreKeeper:
         """The game ended: the actions replayed and checked, the pot paid, the
         stats written (one transaction). None when that failed (logged): the
         match stays live with its pot, and the next host start settles it."""
+        self._ratings.clear()  # the match moves its players' ratings
         try:
             return self.store.finish_match(match.id, outcome, self.clock())
         except (StoreError, sqlite3.Error, ValueError) as e:
@@ -245,6 +247,20 @@ class StoreKeeper:
             log.error("room %s: match %d stays live in the store (its pot too); it is settled at the next start",
                       room, match.id)
             return None
+
+    def rating(self, profile: Profile, game: str) -> int | None:
+        """The profile's rating at `game` as seat rows show it (a whole number),
+        or None: no rated match of that game yet, or the store failed (logged).
+        Cached until the next match ends."""
+        key = (profile.id, game)
+        if key not in self._ratings:
+            try:
+                stored = self.store.rating(profile.id, game)
+            except (StoreError, sqlite3.Error, ValueError) as e:
+                self._failed(f"read the rating of {profile.name!r}", e)
+                return None
+            self._ratings[key] = stored.shown if stored is not None else None
+        return self._ratings[key]
 
     def abandon(self, match: Match, room: str) -> Settlement | None:
         """Abandon the match: every stake goes back. None when the store

@@ -23,8 +23,9 @@ import trio
 from lanmatch.net.client import BotNode, parse_address
 from lanmatch.net.discovery import Advertiser, Browser, local_addresses
 from lanmatch.net.host import Host
+from lanmatch.net.hostbook import HostBook
 from lanmatch.net.profile import ensure_profile, profile_path
-from lanmatch.net.tls import Identity, short_fingerprint
+from lanmatch.net.tls import Identity, machine_identity, short_fingerprint
 from lanmatch.protocol import DEFAULT_PORT
 from lanmatch.store import Store, StoreError, default_data_dir
 from lanmatch.table import RoomError
@@ -62,6 +63,7 @@ def open_store(args: Any) -> Store | None:
         return None
     data = getattr(args, "data", None) or default_data_dir()
     store = Store.open_dir(data, lock=True)
+    store.practice_ratings = not getattr(args, "no_practice_ratings", False)
     log.info("store: %s", store.path)
     try:
         problems = store.check()
@@ -127,7 +129,7 @@ def open_identity(args: Any) -> Identity:
     """
     data = getattr(args, "data", None) or default_data_dir()
     t0 = time.perf_counter()
-    identity, made = Identity.load_or_make(data, getattr(args, "name", None) or socket.gethostname())
+    identity, made = machine_identity(getattr(args, "name", None) or socket.gethostname(), data)
     if made:
         log.info("made the host's TLS key and certificate in %s (%.0f ms)", data, (time.perf_counter() - t0) * 1000)
     return identity
@@ -136,6 +138,9 @@ def open_identity(args: Any) -> Identity:
 async def _serve(args: Any, store: Store | None, task_status: Any, listeners: list, identity: Identity) -> int:
     name = args.name or socket.gethostname()
     limits = {} if getattr(args, "new_profiles", None) is None else {"new_profiles": max(0, args.new_profiles)}
+    for flag in ("max_connections", "max_per_address"):  # docs/protocol.md section 14, "Connections and frames"
+        if getattr(args, flag, None) is not None:
+            limits[flag] = max(1, getattr(args, flag))
     host = Host(name, bot_delay=getattr(args, "bot_delay", 0.0) or 0.0, store=store, tls=identity, **limits)
     adv: Advertiser | None = None
     with trio.CancelScope() as scope:
@@ -218,7 +223,9 @@ async def bot_main(args: Any) -> int:
             return 2
         profile = {"name": me.name, "key": me.key}
     node = BotNode(args.level, room=args.room, stay=args.stay, name=args.name or args.profile, retry_for=retry,
-                   profile=profile)
+                   profile=profile, hosts=HostBook())
+    if not args.address:
+        node.expect_fingerprint = found.txt.get("fp") or None  # the advert names the certificate
     code = await node.run(address)
     log.info("bot node done (%d matches, %d actions): exit %d", node.matches, node.actions, code)
     return code

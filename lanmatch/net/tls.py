@@ -127,6 +127,15 @@ class Identity:
         return ctx
 
 
+def machine_identity(name: str = "lanmatch host", directory: str | os.PathLike[str] | None = None) -> tuple[Identity, bool]:
+    """This machine's host identity, kept in `directory` (default: the host's
+    data directory, `lanmatch.store.paths.default_data_dir()`), made at the
+    first start: `Identity.load_or_make`'s answer (and its errors)."""
+    from lanmatch.store.paths import default_data_dir
+
+    return Identity.load_or_make(directory if directory is not None else default_data_dir(), name)
+
+
 @functools.cache
 def client_context() -> ssl.SSLContext:
     """The peers' TLS 1.3-only context: no authority to check against, so no

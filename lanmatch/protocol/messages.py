@@ -196,6 +196,7 @@ ACTION_FIELDS: dict[str, Field] = {
     "color": opt(s(1, 1)),
     "swap_with": opt(i(0, 5)),
     "seat": opt(i(0, 5)),
+    "call": opt(b()),  # play-and-call (docs/protocol.md, "Play-and-call")
     "tile": opt(s(3, 3)),
     "end": opt(s(4, 5, ("left", "right"))),
 }

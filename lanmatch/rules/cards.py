@@ -57,10 +57,10 @@ PALETTES: dict[str, dict] = {
     "siege": _DEFAULT,
     "toll": {
         "colors": {
-            "R": ("Rose", "●"),
-            "Y": ("Amber", "◆"),
-            "G": ("Teal", "▲"),
-            "B": ("Violet", "■"),
+            "R": ("rose", "●"),
+            "Y": ("amber", "◆"),
+            "G": ("teal", "▲"),
+            "B": ("violet", "■"),
         },
         "symbols": {
             **SYMBOL_NAMES,

@@ -89,6 +89,16 @@ class Table:
     palette: str = "classic"  # the key of its colors and card names in cards.PALETTES
     brief: str = ""  # the table's rules in two sentences, for the console's help
     max_target: int = 1000  # the largest match target a room may set (docs/protocol.md, "Limits and abuse")
+    scoring_rule: str = ""  # the scoring in one line, for the end screen (docs/rules/<table>.md)
+
+    @property
+    def each_seat_scores(self) -> bool:
+        """Every seat scores (all the points held minus its own), not the winner alone."""
+        return self.scoring == "classic"
+
+    def card_points(self, code: str) -> int:
+        """The points a held face counts at this table (its deck's values)."""
+        return C.daynight_points(code) if self.deck == "daynight" else C.standard_points(code)
 
     # The table protocol every game's tables share (rules/registry.py):
     @property
@@ -123,6 +133,7 @@ _STANDARD = Table(
     title="Standard",
     brief="+2 and +4 are dealt at once; you may challenge a +4. With one card left, call "
     "last card before the next player acts, or be caught (2 cards).",
+    scoring_rule="The winner scores the others' cards: numbers face value, actions 20, wilds 50.",
 )
 _CLASSIC = Table(
     name="classic",
@@ -145,6 +156,7 @@ _CLASSIC = Table(
     title="Classic",
     brief="Penalty piles wait on you: answer a +2 with a +2, or draw the pile. A Bomb blasts the "
     "seat holding the turn 3 hand-offs later. A playable drawn card: PLAY it or KEEP it.",
+    scoring_rule="Each seat scores what the others hold: all points minus its own.",
 )
 # The other four tables say only how they differ from those two.
 TABLES: dict[str, Table] = {  # the first is the default table
@@ -170,6 +182,7 @@ TABLES: dict[str, Table] = {  # the first is the default table
         _CLASSIC, name="daynight", title="Day & Night", deck="daynight", ladder=(("+1", ("+1",)), ("+5", ("+5",))),
         brief="Every card has a day and a night face; a Turnover or the Midnight Clock turns the "
         "whole table over. You see your rivals' far faces.",
+        scoring_rule="Each seat scores the others' face-up points: all held minus its own.",
     ),
     "siege": replace(
         _CLASSIC, name="siege", title="Siege", deck="siege", ladder=(("+2", ("+2", "+4")), ("+4", ("+4",))),
@@ -268,7 +281,7 @@ def _plain_copy(value: Any) -> Any:
 # Faces whose play does more than set the color and pass the turn.
 SPECIAL = {f: (SYM_OF[f] in ("S", "R", "A", "B", "T", "7", "0") or f in ("WC", "WH")) for f in _ALL_FACES}
 
-_ACTION_KEY_FIELDS = ("type", "card", "color", "swap_with", "seat")
+_ACTION_KEY_FIELDS = ("type", "card", "color", "swap_with", "seat", "call")
 
 
 
@@ -601,6 +614,8 @@ class ColorMatch:
             return out
         if seat == self.cur and not self.windows:
             self._main_legal(seat, out)
+            if self._call and len(self.hands[seat]) == 2:
+                self._add_calls(out)
             return out
         if seat == self.cur:
             self._main_legal(seat, out)
@@ -613,7 +628,20 @@ class ColorMatch:
                 out.append(_SIMPLE["call"])
             elif s != seat and catchable:
                 out.append({"type": "catch", "seat": s})
+        if self._call and len(self.hands[seat]) == 2:
+            self._add_calls(out)
         return out
+
+    def _add_calls(self, out: list[dict[str, Any]]) -> None:
+        """Play-and-call: each play that leaves one card is offered a second
+        time carrying the call (`"call": true`), after the plain plays. Not a
+        7 or 0 under 7-0: the hand you end with is not the one you called."""
+        calls = [
+            {**a, "call": True}
+            for a in out
+            if a["type"] == "play" and not (self.seven_o and SYM_OF[a["card"]] in ("7", "0"))
+        ]
+        out += calls
 
     def _add_play(self, seat: int, card: str, out: list[dict[str, Any]]) -> None:
         """Add the play of `card` in every form it may take."""
@@ -713,7 +741,7 @@ class ColorMatch:
         if legal is None:
             legal = self._legal(seat)
         get = action.get
-        if action in legal and "seat" not in action and "swap_with" not in action:
+        if action in legal and "seat" not in action and "swap_with" not in action and "call" not in action:
             typ = action["type"]
             if self.windows or self.shown:
                 self._apply(seat, (typ, get("card"), get("color"), None, None))
@@ -730,12 +758,16 @@ class ColorMatch:
             if typ == "expire":
                 self._expire(seat, action)
             else:
-                key = (typ, get("card"), get("color"), get("swap_with"), get("seat"))
+                calling = get("call", False)
+                key = (typ, get("card"), get("color"), get("swap_with"), get("seat"), calling)
                 clean = {f: action[f] for f in _ACTION_KEY_FIELDS if f in action}
+                if calling is False:
+                    clean.pop("call", None)  # "call": false is the plain play
                 if (
                     clean not in legal
                     or (key[3] is not None and type(key[3]) is not int)
                     or (key[4] is not None and type(key[4]) is not int)
+                    or type(calling) is not bool
                 ):
                     raise IllegalAction(self._why(seat, key))
                 self._apply(seat, key)
@@ -764,7 +796,7 @@ class ColorMatch:
         if self.windows and seat == self.cur and self.spec.call == "standard":
             self.windows.clear()  # the next player's action closes the window
         if typ == "play":
-            self._play(seat, key[1], key[2], key[3])
+            self._play(seat, key[1], key[2], key[3], len(key) > 5 and key[5] is True)
         elif typ == "draw":
             self._do_draw(seat)
         elif typ in ("keep", "pass"):
@@ -842,7 +874,7 @@ class ColorMatch:
         if far is not None:
             self.disc_far.append(far)
 
-    def _play(self, seat: int, card: str, color: str | None, swap: int | None) -> None:
+    def _play(self, seat: int, card: str, color: str | None, swap: int | None, call: bool = False) -> None:
         phase = self.phase
         before = self.color
         if seat != self.cur:  # jump-in: play continues from the jumper
@@ -912,8 +944,11 @@ class ColorMatch:
                 self.hands = [hands[(s - self.dir) % self.n] for s in range(self.n)]
                 self._emit({"type": "rotate", "direction": self.dir})
         if self._call and len(self.hands[seat]) == 1:  # after any 7-0 swap
-            self.windows[seat] = (True, self._call == "standard")
             self._emit({"type": "last_card", "seat": seat})
+            if call:  # play-and-call: the window opens and closes at once
+                self._emit({"type": "call", "seat": seat})
+            else:
+                self.windows[seat] = (True, self._call == "standard")
 
         if not SPECIAL[card]:
             self._handoff((seat + self.dir) % self.n)
@@ -1058,7 +1093,7 @@ class ColorMatch:
     # ------------------------------------------------------------- scoring
 
     def _points(self, code: str) -> int:
-        return C.daynight_points(code) if self.daynight else C.standard_points(code)
+        return self.spec.card_points(code)
 
     def _end_round(self, winner: int | None) -> None:
         n = self.n
@@ -1208,6 +1243,13 @@ class ColorMatch:
         verbs = sorted({k["type"] for k in legal})
         hand = self.hands[seat]
         if typ == "play":
+            if len(key) > 5 and key[5] is not False:
+                if type(key[5]) is not bool:
+                    return "'call' on a play is true or false."
+                if not self._call:
+                    return "There is no last-card call at this table."
+                if len(hand) != 2:
+                    return "'call' goes with the play that leaves you one card."
             if not isinstance(card, str) or not card:
                 return "A play names the card, e.g. {'type': 'play', 'card': 'R5'}."
             if card not in COLOR_OF:
@@ -1253,6 +1295,8 @@ class ColorMatch:
         if typ == "catch":
             return "Nobody can be caught now: catch names a seat whose last-card window is open."
         if typ == "call":
+            if self._call and len(hand) == 2 and seat == self.cur:
+                return "Your last card is not down yet: call it with the play itself (a play with 'call': true)."
             return "You have no last card to call now."
         if typ == "challenge" and self.phase == CHALLENGE:
             return "Only a lone +4 can be challenged, not a pile."

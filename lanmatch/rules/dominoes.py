@@ -9,7 +9,11 @@
 
 How this works
 --------------
-Tiles are numbered 0..27 in (high, low) order: 0-0, 1-0, 1-1, 2-0, ..., 6-6.
+A table (`TABLES`: "dominoes", the double-six set; "double-nine";
+"double-twelve") says which set is played and how many tiles each seat is
+dealt; `Dominoes(..., table="double-twelve")` plays it. Tiles are numbered in
+(high, low) order: 0-0, 1-0, 1-1, 2-0, ..., 6-6 (0..27), ..., 12-12 (90), and
+a set's lookup tables (`DominoSet`) are built once per set.
 A hand is an int bitmask of tile numbers, so "which of my tiles carry a 4" is
 one AND with ``PIP_MASK[4]``. The line is a deque of tile codes written left
 pip first; ``_left`` and ``_right`` hold the open ends (both None before the
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, deque
+from dataclasses import dataclass, field
 from typing import Any
 
 from lanmatch.rules.errors import IllegalAction
@@ -42,67 +47,143 @@ TARGET = 100
 """Match points that end the match (``options={"target": N}`` changes it)."""
 
 HAND_SIZE = {2: 7, 3: 5, 4: 5}
-"""Tiles dealt to each seat, by player count."""
+"""Tiles dealt to each seat at the double-six table, by player count."""
 
 EVENT_LOG = 30
 """How many of the latest public events a view carries."""
 
 ENDS = ("left", "right")
 
-#: Tile codes by tile number: "0-0", "1-0", "1-1", "2-0", ..., "6-6".
-TILES: tuple[str, ...] = tuple(f"{hi}-{lo}" for hi in range(7) for lo in range(hi + 1))
-#: (high, low) pips by tile number.
-TILE_PIPS: tuple[tuple[int, int], ...] = tuple((hi, lo) for hi in range(7) for lo in range(hi + 1))
-#: Bitmask of the tiles that carry pip p, for p in 0..6.
-PIP_MASK: tuple[int, ...] = tuple(
-    sum(1 << i for i, pips in enumerate(TILE_PIPS) if p in pips) for p in range(7)
-)
-#: Tile number by code; either pip order is understood ("6-4" and "4-6").
-TILE_INDEX: dict[str, int] = {}
-for _i, (_hi, _lo) in enumerate(TILE_PIPS):
-    TILE_INDEX[f"{_hi}-{_lo}"] = _i
-    TILE_INDEX[f"{_lo}-{_hi}"] = _i
 
+class DominoSet:
+    """The tiles of a double-`top` set and the lookup tables the engine plays with.
+
+    Tile numbers run in (high, low) order: 0-0, 1-0, 1-1, 2-0, ..., top-top, so
+    the double-six tiles keep numbers 0..27 in every bigger set. A tile is
+    written HIGH-LOW in decimal ("6-4", "12-10"); either pip order is read.
+    """
+
+    def __init__(self, top: int):
+        self.top = top
+        self.stride = top + 1
+        self.tiles: tuple[str, ...] = tuple(f"{hi}-{lo}" for hi in range(top + 1) for lo in range(hi + 1))
+        self.pips: tuple[tuple[int, int], ...] = tuple((hi, lo) for hi in range(top + 1) for lo in range(hi + 1))
+        self.size = len(self.tiles)
+        self.mask: tuple[int, ...] = tuple(
+            sum(1 << i for i, pips in enumerate(self.pips) if p in pips) for p in range(top + 1)
+        )
+        self.index: dict[str, int] = {}
+        for i, (hi, lo) in enumerate(self.pips):
+            self.index[f"{hi}-{lo}"] = i
+            self.index[f"{lo}-{hi}"] = i
+        self.lead_order: tuple[int, ...] = tuple(
+            sorted(
+                range(self.size),
+                key=lambda i: (self.pips[i][0] == self.pips[i][1], sum(self.pips[i]), self.pips[i][0]),
+                reverse=True,
+            )
+        )
+        self.draw = 2 * self.size
+        self.pass_ = self.draw + 1
+        n = self.stride
+        # other[tile * n + p]: the pip of `tile` left open when its p side is matched;
+        # written[tile * n + p]: `tile` written with pip p first ("3-6").
+        self.other = [0] * (self.size * n)
+        self.written = [""] * (self.size * n)
+        for i, (hi, lo) in enumerate(self.pips):
+            self.other[i * n + hi] = lo
+            self.other[i * n + lo] = hi
+            self.written[i * n + hi] = f"{hi}-{lo}"
+            self.written[i * n + lo] = f"{lo}-{hi}"
+        self.action: list[dict[str, Any]] = [
+            {"type": "play", "tile": self.tiles[k >> 1], "end": ENDS[k & 1]} for k in range(self.draw)
+        ]
+        self.action.append({"type": "draw"})
+        self.action.append({"type": "pass"})
+        self.hand_order = tuple(range(self.size - 1, -1, -1))  # a hand listed top-top first
+
+
+_SETS: dict[int, DominoSet] = {}
+
+
+def domino_set(top: int) -> DominoSet:
+    """The (shared, read-only) double-`top` set."""
+    s = _SETS.get(top)
+    if s is None:
+        s = _SETS[top] = DominoSet(top)
+    return s
+
+
+@dataclass(frozen=True)
+class DominoTable:
+    """A Dominoes table: which set it plays and how many tiles each seat is dealt.
+
+    Carries the registry's table protocol fields (`lanmatch/rules/registry.py`)
+    and its own seat range: `hands` maps each player count it seats to the
+    tiles dealt per seat (docs/rules/dominoes.md has the table of them).
+    """
+
+    name: str
+    title: str
+    top: int  # the set's highest pip: 6, 9, 12
+    hands: dict[int, int] = field(default_factory=dict)
+    default_clock: int = 90
+    timed_keep: bool = False
+    timed_calls: bool = False
+    palette: str | None = None
+    brief: str = ""
+    max_target: int = 500
+
+    @property
+    def min_players(self) -> int:
+        return min(self.hands)
+
+    @property
+    def max_players(self) -> int:
+        return max(self.hands)
+
+    @property
+    def tiles(self) -> int:
+        return domino_set(self.top).size
+
+
+#: The Dominoes tables, the default (double-six, the seed's) first. The
+#: registry holds this very dict.
+TABLES: dict[str, DominoTable] = {
+    "dominoes": DominoTable(name="dominoes", title="Double-six", top=6, hands=dict(HAND_SIZE)),
+    "double-nine": DominoTable(
+        name="double-nine", title="Double-nine", top=9, hands={2: 10, 3: 10, 4: 10, 5: 8, 6: 8},
+        brief="A double-nine set of 55 tiles, 2 to 6 players; ten tiles each (eight with five or six).",
+    ),
+    "double-twelve": DominoTable(
+        name="double-twelve", title="Double-twelve", top=12, hands={2: 15, 3: 15, 4: 15, 5: 12, 6: 12},
+        brief="A double-twelve set of 91 tiles, 2 to 6 players; fifteen tiles each (twelve with five or six).",
+    ),
+}
+
+_SIX = domino_set(6)
+#: Tile codes by tile number (double-six): "0-0", "1-0", "1-1", "2-0", ..., "6-6".
+TILES: tuple[str, ...] = _SIX.tiles
+#: (high, low) pips by tile number (double-six).
+TILE_PIPS: tuple[tuple[int, int], ...] = _SIX.pips
+#: Bitmask of the double-six tiles that carry pip p, for p in 0..6.
+PIP_MASK: tuple[int, ...] = _SIX.mask
+#: Tile number by code; either pip order is understood ("6-4" and "4-6").
+TILE_INDEX: dict[str, int] = _SIX.index
 #: Who leads a round: the highest double dealt, else the heaviest tile
 #: (ties: the tile with the higher end). The first tile in this order that
 #: any hand holds is the lead.
-LEAD_ORDER: tuple[int, ...] = tuple(
-    sorted(
-        range(28),
-        key=lambda i: (TILE_PIPS[i][0] == TILE_PIPS[i][1], sum(TILE_PIPS[i]), TILE_PIPS[i][0]),
-        reverse=True,
-    )
-)
-
-DRAW = 56
-PASS = 57
-
-# _OTHER[tile * 7 + p]: the pip of `tile` left open when its p side is matched.
-_OTHER = [0] * (28 * 7)
-# _WRITTEN[tile * 7 + p]: `tile` written with pip p first ("3-6").
-_WRITTEN = [""] * (28 * 7)
-for _i, (_hi, _lo) in enumerate(TILE_PIPS):
-    _OTHER[_i * 7 + _hi] = _lo
-    _OTHER[_i * 7 + _lo] = _hi
-    _WRITTEN[_i * 7 + _hi] = f"{_hi}-{_lo}"
-    _WRITTEN[_i * 7 + _lo] = f"{_lo}-{_hi}"
-
-# The action dict for each key; legal_actions hands out copies.
-_ACTION: list[dict[str, Any]] = [
-    {"type": "play", "tile": TILES[k >> 1], "end": ENDS[k & 1]} for k in range(DRAW)
-]
-_ACTION.append({"type": "draw"})
-_ACTION.append({"type": "pass"})
-
-_HAND_ORDER = tuple(range(27, -1, -1))  # views list a hand 6-6, 6-5, ..., 0-0
+LEAD_ORDER: tuple[int, ...] = _SIX.lead_order
+DRAW = _SIX.draw
+PASS = _SIX.pass_
 
 
-def pip_count(hand: int) -> int:
-    """Pips on the tiles of a hand bitmask."""
+def pip_count(hand: int, pips: tuple[tuple[int, int], ...] = TILE_PIPS) -> int:
+    """Pips on the tiles of a hand bitmask (of the set whose `pips` are given)."""
     total = 0
     while hand:
         low = hand & -hand
-        hi, lo = TILE_PIPS[low.bit_length() - 1]
+        hi, lo = pips[low.bit_length() - 1]
         total += hi + lo
         hand ^= low
     return total
@@ -123,29 +204,33 @@ def match_winners(totals: list[int], target: int = TARGET) -> list[int] | None:
     return leaders if len(leaders) == 1 else []
 
 
-def parse_deck(deck: Any) -> list[int]:
-    """Tile numbers of a rigged deck (top first).
+def parse_deck(deck: Any, dset: DominoSet = _SIX) -> list[int]:
+    """Tile numbers of a rigged deck (top first) of the set `dset` (default double-six).
 
     Raises:
-        ValueError: not a list of exactly the 28 tiles of a double-six set,
-            each once (either pip order, "6-4" or "4-6", is accepted).
+        ValueError: not a list of exactly the tiles of that set, each once
+            (either pip order, "6-4" or "4-6", is accepted).
     """
+    size, top = dset.size, dset.top
     if not isinstance(deck, list | tuple):
-        raise ValueError("deck must be a list of the 28 tiles, top first, e.g. ['6-6', '6-5', ...]")
+        raise ValueError(f"deck must be a list of the {size} tiles, top first, e.g. ['{top}-{top}', '{top}-{top - 1}', ...]")
     tiles = []
     for code in deck:
-        tile = TILE_INDEX.get(code) if isinstance(code, str) else None
+        tile = dset.index.get(code) if isinstance(code, str) else None
         if tile is None:
-            raise ValueError(f"deck holds {code!r}, which is not a double-six tile")
+            raise ValueError(f"deck holds {code!r}, which is not a double-{_NUMBER_WORD.get(top, top)} tile")
         tiles.append(tile)
-    if len(tiles) != 28 or len(set(tiles)) != 28:
-        doubled = sorted(TILES[t] for t, n in Counter(tiles).items() if n > 1)
-        missing = sorted(TILES[t] for t in set(range(28)) - set(tiles))
+    if len(tiles) != size or len(set(tiles)) != size:
+        doubled = sorted(dset.tiles[t] for t, n in Counter(tiles).items() if n > 1)
+        missing = sorted(dset.tiles[t] for t in set(range(size)) - set(tiles))
         raise ValueError(
-            f"deck must hold each of the 28 tiles exactly once "
+            f"deck must hold each of the {size} tiles exactly once "
             f"(got {len(tiles)}; repeated: {doubled or 'none'}; missing: {missing or 'none'})"
         )
     return tiles
+
+
+_NUMBER_WORD = {6: "six", 9: "nine", 12: "twelve"}
 
 
 def _short(value: Any) -> str:
@@ -189,9 +274,11 @@ class Dominoes:
     """One Dominoes match: rounds dealt and scored until a seat reaches the target.
 
     Raises (constructor):
-        ValueError: players not 2..4, a seed that is not an int, str or bytes,
-            options that are not a dict, an unknown option or a bad target,
-            or a rigged deck that is not the 28 tiles.
+        ValueError: a player count the table does not seat (2..4 at
+            double-six, 2..6 at the bigger sets), an unknown table, a seed
+            that is not an int, str or bytes, options that are not a dict, an
+            unknown option or a bad target, or a rigged deck that is not the
+            table's full set.
     """
 
     def __init__(
@@ -200,9 +287,15 @@ class Dominoes:
         seed: int | str | bytes,
         options: dict[str, Any] | None = None,
         deck: list[str] | None = None,
+        table: str | DominoTable = "dominoes",
     ):
-        if type(players) is not int or players not in HAND_SIZE:
-            raise ValueError(f"dominoes seats 2 to 4 players, not {players!r}")
+        spec = table if isinstance(table, DominoTable) else TABLES.get(table)  # type: ignore[arg-type]
+        if spec is None:
+            raise ValueError(f"Dominoes has no table {table!r}; expected one of {', '.join(TABLES)}")
+        if type(players) is not int or players not in spec.hands:
+            raise ValueError(
+                f"dominoes ({spec.title.lower()}) seats {spec.min_players} to {spec.max_players} players, not {players!r}"
+            )
         if not isinstance(seed, int | str | bytes) or isinstance(seed, bool):
             raise ValueError(f"seed must be an int, str or bytes, not {type(seed).__name__}")
         if options is not None and not isinstance(options, dict):
@@ -213,8 +306,17 @@ class Dominoes:
             raise ValueError(f"unknown dominoes option(s): {', '.join(map(str, options))}")
         if type(target) is not int or target < 1:
             raise ValueError(f"target must be a positive whole number of points, not {target!r}")
-        rigged = parse_deck(deck) if deck is not None else None
+        dset = domino_set(spec.top)
+        rigged = parse_deck(deck, dset) if deck is not None else None
 
+        self.spec = spec
+        self.dset = dset
+        self._hand_size = spec.hands[players]
+        self._tiles = dset.tiles
+        self._tpips = dset.pips
+        self._mask = dset.mask
+        self._draw_key = dset.draw
+        self._pass_key = dset.pass_
         self.players = players
         self.target = target
         self._rng = random.Random(seed)
@@ -259,7 +361,8 @@ class Dominoes:
         if type(seat) is not int or seat != self._turn:
             return []
         keys = self._legal or self._compute_legal()
-        return [_ACTION[k].copy() for k in keys]
+        action = self.dset.action
+        return [action[k].copy() for k in keys]
 
     def view(self, seat: int) -> dict[str, Any]:
         """All that `seat` may see, as plain msgpack-able data (str keys, lists, ints).
@@ -280,14 +383,15 @@ class Dominoes:
         left = self._left
         return {
             "game": "dominoes",
+            "set": self.dset.top,
             "seat": seat,
             "players": self.players,
             "round": self._round,
             "step": self._step,
             "turn": self._turn,
             "to_act": self.to_act,
-            "hand": [TILES[i] for i in _HAND_ORDER if hand >> i & 1],
-            "pips": pip_count(hand),
+            "hand": [self._tiles[i] for i in self.dset.hand_order if hand >> i & 1],
+            "pips": pip_count(hand, self._tpips),
             "counts": [h.bit_count() for h in self._hands],
             "line": list(self._line),
             "ends": None if left is None else [left, self._right],
@@ -325,9 +429,9 @@ class Dominoes:
             raise IllegalAction(self._why_illegal(key))
         self._step += 1
         self._legal = None
-        if key < DRAW:
+        if key < self._draw_key:
             records = self._play(seat, key >> 1, key & 1)
-        elif key == DRAW:
+        elif key == self._draw_key:
             records = self._draw(seat)
         else:
             records = self._pass(seat)
@@ -345,9 +449,10 @@ class Dominoes:
             hand = self._hands[self._turn]  # type: ignore[index]
             left, right = self._left, self._right
             keys = []
-            fits = hand & PIP_MASK[left]  # type: ignore[index]
+            mask = self._mask
+            fits = hand & mask[left]  # type: ignore[index]
             if right != left:
-                fits_right = hand & PIP_MASK[right]  # type: ignore[index]
+                fits_right = hand & mask[right]  # type: ignore[index]
                 fits |= fits_right
             else:
                 fits_right = 0
@@ -355,12 +460,13 @@ class Dominoes:
                 low = fits & -fits
                 fits ^= low
                 tile = low.bit_length() - 1
-                if TILE_PIPS[tile][0] == left or TILE_PIPS[tile][1] == left:
+                hi, lo = self._tpips[tile]
+                if hi == left or lo == left:
                     keys.append(tile << 1)
                 if low & fits_right:
                     keys.append(tile << 1 | 1)
             if not keys:
-                keys.append(DRAW if self._boneyard else PASS)
+                keys.append(self._draw_key if self._boneyard else self._pass_key)
         self._legal = keys
         return keys
 
@@ -389,7 +495,7 @@ class Dominoes:
         kind = action.get("type")
         if kind == "play":
             code = action.get("tile")
-            tile = TILE_INDEX.get(code) if type(code) is str else None
+            tile = self.dset.index.get(code) if type(code) is str else None
             if tile is None:
                 raise IllegalAction(
                     f'{_short(code)} is not a domino; write a tile as HIGH-LOW, e.g. "6-4".'
@@ -406,34 +512,34 @@ class Dominoes:
             if end == "right":
                 return tile << 1 | 1
             if end is None:
-                raise IllegalAction(f'Say which end to play {TILES[tile]} on: "left" or "right".')
+                raise IllegalAction(f'Say which end to play {self._tiles[tile]} on: "left" or "right".')
             raise IllegalAction(f'The end is "left" or "right", not {_short(end)}.')
         if kind == "draw":
-            return DRAW
+            return self._draw_key
         if kind == "pass":
-            return PASS
+            return self._pass_key
         raise IllegalAction(f"Unknown action type {_short(kind)}; dominoes knows play, draw and pass.")
 
     def _why_illegal(self, key: int) -> str:
         """A player's sentence for a well-formed action that is not legal now."""
         hand = self._hands[self._turn]  # type: ignore[index]
         left, right = self._left, self._right
-        can_play = self._legal[0] < DRAW  # type: ignore[index]
-        if key == DRAW:
+        can_play = self._legal[0] < self._draw_key  # type: ignore[index]
+        if key == self._draw_key:
             if can_play:
                 return "You hold a tile that plays, so you cannot draw; draw only when no tile fits."
             return "The boneyard is empty, so you cannot draw; pass instead."
-        if key == PASS:
+        if key == self._pass_key:
             if can_play:
                 return "You hold a tile that plays, so you cannot pass."
             return f"You may pass only when the boneyard is empty; draw a tile ({len(self._boneyard)} left)."
         tile, end = key >> 1, key & 1
-        code = TILES[tile]
+        code = self._tiles[tile]
         if not hand >> tile & 1:
             return f"You do not hold {code}."
         if self._lead is not None:
-            return f"Round {self._round} opens with {TILES[self._lead]}: play that tile first."
-        pips = TILE_PIPS[tile]
+            return f"Round {self._round} opens with {self._tiles[self._lead]}: play that tile first."
+        pips = self._tpips[tile]
         if left not in pips and right not in pips:
             return f"{code} matches neither open end ({left} on the left, {right} on the right)."
         here, there = (left, "right") if end == 0 else (right, "left")
@@ -450,20 +556,23 @@ class Dominoes:
         hand = self._hands[seat] ^ (1 << tile)
         self._hands[seat] = hand
         if self._lead is not None:
-            self._left, self._right = TILE_PIPS[tile]
-            self._line.append(TILES[tile])
+            self._left, self._right = self._tpips[tile]
+            self._line.append(self._tiles[tile])
             self._lead = None
-        elif end == 0:
-            other = _OTHER[tile * 7 + self._left]  # type: ignore[operator]
-            self._line.appendleft(_WRITTEN[tile * 7 + other])
-            self._left = other
         else:
-            right = self._right
-            self._line.append(_WRITTEN[tile * 7 + right])  # type: ignore[operator]
-            self._right = _OTHER[tile * 7 + right]  # type: ignore[operator]
+            dset = self.dset
+            at = tile * dset.stride
+            if end == 0:
+                other = dset.other[at + self._left]  # type: ignore[operator]
+                self._line.appendleft(dset.written[at + other])
+                self._left = other
+            else:
+                right = self._right
+                self._line.append(dset.written[at + right])  # type: ignore[operator]
+                self._right = dset.other[at + right]  # type: ignore[operator]
         self._passes = 0
         self._n += 1
-        record = (self._n, "play", seat, TILES[tile], ENDS[end], self._left, self._right)
+        record = (self._n, "play", seat, self._tiles[tile], ENDS[end], self._left, self._right)
         self._events.append(record)
         if hand:
             seat += 1
@@ -490,7 +599,7 @@ class Dominoes:
 
     def _end_round(self, reason: str, out: int | None, records: list[tuple]) -> None:
         """Score the round that just ended; then end the match or deal the next round."""
-        pips = [pip_count(h) for h in self._hands]
+        pips = [pip_count(h, self._tpips) for h in self._hands]
         if out is not None:
             winner: int | None = out  # the seat that went out wins, even beside a lone 0-0
         else:
@@ -514,11 +623,11 @@ class Dominoes:
     def _deal(self, rigged: list[int] | None, records: list[tuple]) -> None:
         """Deal a round (from `rigged`, else shuffled by the game's RNG) and set its lead."""
         if rigged is None:
-            tiles = list(range(28))
+            tiles = list(range(self.dset.size))
             self._rng.shuffle(tiles)
         else:
             tiles = rigged
-        size = HAND_SIZE[self.players]
+        size = self._hand_size
         hands = self._hands
         for seat in range(self.players):
             mask = 0
@@ -530,7 +639,7 @@ class Dominoes:
         self._left = self._right = None
         self._passes = 0
         self._round += 1
-        for tile in LEAD_ORDER:  # pragma: no branch - some tile is always dealt
+        for tile in self.dset.lead_order:  # pragma: no branch - some tile is always dealt
             bit = 1 << tile
             for seat in range(self.players):
                 if hands[seat] & bit:

@@ -63,8 +63,9 @@ class Game:
     player count, option or deck it refuses. `bots` is "module:function" of a
     factory `(level, table, seat, seed) -> Bot` (the bots package imports it
     when a bot is first made); `None` gives the generic bots of
-    `lanmatch.bots.generic`. `named_tables` is False for a game with a single
-    table that the wire and the room leave unnamed (`table: null`). `pieces`
+    `lanmatch.bots.generic`. `named_tables` is False for a game whose default
+    table the wire and the room leave unnamed (`table: null`); its other
+    tables, if any (Dominoes' bigger sets), travel by name. `pieces`
     names how the console draws the game ("cards": Color Match's cards in
     their table's palette; "tiles": dominoes); `None` or a kind the console
     does not know gets its plain rendering (the hand and the legal actions
@@ -110,14 +111,34 @@ class Game:
             ValueError: this game has no such table.
         """
         spec = self.table(name)
-        return spec.name if self.named_tables else None
+        if self.named_tables or spec.name != self.default_table:
+            return spec.name
+        return None  # the unnamed default table travels as null
 
-    def seats_ok(self, players: int) -> bool:
-        return self.min_players <= players <= self.max_players
+    def seats_ok(self, players: int, table: str | None = None) -> bool:
+        """Does the game seat `players` at `table` (`None`: the default table)?
+        A table that declares its own `min_players`/`max_players` (the domino
+        sets) narrows the game's range."""
+        spec = self.tables.get(table or self.default_table)
+        low = getattr(spec, "min_players", self.min_players)
+        high = getattr(spec, "max_players", self.max_players)
+        return max(low, self.min_players) <= players <= min(high, self.max_players)
+
+    def seat_range(self, table: str | None = None) -> tuple[int, int]:
+        """The fewest and most players `table` (`None`: the default) seats."""
+        spec = self.tables.get(table or self.default_table)
+        return (max(getattr(spec, "min_players", self.min_players), self.min_players),
+                min(getattr(spec, "max_players", self.max_players), self.max_players))
+
+    @property
+    def picks_tables(self) -> bool:
+        """May a room name one of this game's tables (`--table`)? Yes where
+        tables are named, or where a game with an unnamed default declares others."""
+        return self.named_tables or len(self.tables) > 1
 
     def title_of(self, table: str | None) -> str:
         """How people name a table of this game: "Color Match · Classic", "Dominoes"."""
-        if not self.named_tables:
+        if not self.named_tables and (table is None or table == self.default_table):
             return self.title
         spec = self.tables.get(table or self.default_table)
         return f"{self.title} · {spec.title if spec is not None else table}"
@@ -170,7 +191,7 @@ class _TableNames:
         self.named_only = named_only
 
     def _games(self) -> list[Game]:
-        return [g for g in GAMES.values() if g.named_tables or not self.named_only]
+        return [g for g in GAMES.values() if g.picks_tables or not self.named_only]
 
     def __contains__(self, name: object) -> bool:
         return any(name in g.tables for g in self._games())
@@ -198,7 +219,9 @@ def find_table(game: str, table: str | None) -> Any:
     g = GAMES.get(game)
     if g is None:
         return None
-    return g.tables.get(table or g.default_table) if g.named_tables else g.table()
+    if g.named_tables or table in g.tables:
+        return g.tables.get(table or g.default_table)
+    return g.table()
 
 
 def title_of(game: str, table: str | None) -> str:
@@ -219,7 +242,7 @@ def _make_colormatch(table, players, seed, options, deck, first_seat):
 
 
 def _make_dominoes(table, players, seed, options, deck, first_seat):
-    return _dom.Dominoes(players=players, seed=seed, options=options, deck=deck)
+    return _dom.Dominoes(players=players, seed=seed, options=options, deck=deck, table=table)
 
 
 register(Game(
@@ -242,16 +265,16 @@ register(Game(
     name="dominoes",
     title="Dominoes",
     min_players=2,
-    max_players=4,
+    max_players=6,  # each set's table narrows it: double-six seats 2-4, the bigger sets 2-6
     guest_max_players=4,
-    tables={"dominoes": TableInfo(name="dominoes", title="Dominoes", default_clock=90)},
+    tables=_dom.TABLES,  # the live dict: "dominoes" (double-six, unnamed on the wire), "double-nine", "double-twelve"
     make=_make_dominoes,
     bots="lanmatch.bots.dominoes:make",
     brief=(
         "Play a tile whose pips match an open end of the line; draw from the boneyard when none fits.",
         "Empty your rack to win the round and score the pips left in the other racks; first to 100 wins.",
     ),
-    named_tables=False,
+    named_tables=False,  # the default (double-six) table travels as null; the bigger sets by name
     pieces="tiles",
     default_mode="match",  # every game is a match to 100 points
 ))

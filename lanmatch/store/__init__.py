@@ -61,6 +61,7 @@ from lanmatch.store.errors import (
     WrongKey,
 )
 from lanmatch.store.paths import config_dir, db_path, default_data_dir
+from lanmatch.store.rating import BOT_RATINGS, BOT_RATINGS_BY_GAME, StoredRating, bot_rating
 from lanmatch.store.records import (
     LedgerRow,
     LoggedAction,
@@ -92,6 +93,10 @@ __all__ = [
     "NotAStore",
     "Profile",
     "ProfileStats",
+    "BOT_RATINGS",
+    "BOT_RATINGS_BY_GAME",
+    "StoredRating",
+    "bot_rating",
     "ProfileSummary",
     "ReplayError",
     "ReplayStep",

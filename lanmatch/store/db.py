@@ -43,7 +43,7 @@ import sqlite3
 import threading
 import urllib.parse
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,7 @@ from lanmatch.store.errors import (
     store_failed,
 )
 from lanmatch.store.paths import db_path
+from lanmatch.store.rating import StoredRating, rate_match, ratings_of, read_rating
 from lanmatch.store.records import (
     BOT_LEVELS,
     SEAT_KINDS,
@@ -147,6 +148,7 @@ class ProfileStats:
     by_opponents: list[tuple[int, Tally]]
     by_kind: list[tuple[str, Tally]]  # practice | coins
     daily: list[tuple[str, int]]  # (date, fewest turns among that day's daily wins), newest first
+    ratings: list[StoredRating] = field(default_factory=list)  # per game, by game name
 
     @property
     def daily_best(self) -> int | None:
@@ -309,6 +311,9 @@ class Store:
         self._lock_fd = lock_fd
         self._mutex = threading.RLock()
         self._sync = ""
+        # The host's policy: do practice matches move ratings? (`lanmatch host
+        # --no-practice-ratings` sets it False; coin matches are always rated.)
+        self.practice_ratings = True
 
     # -------------------------------------------------------------- opening and closing
 
@@ -908,6 +913,8 @@ class Store:
                 (now, dumps(outcome), match_id),
             )
             insert_results(c, match_id)
+            if record.kind == "coins" or self.practice_ratings:
+                rate_match(c, match_id, now)
             return self._settlement(load_match(c, match_id, actions=False))
 
     def abandon_match(self, match_id: int, now: float) -> Settlement:
@@ -992,7 +999,34 @@ class Store:
                 (p.id,),
             ).fetchall()
             return ProfileStats(p, self._balance(p.id), total, by_table, by_bots, by_opponents, by_kind,
-                                [(d, t) for d, t in daily])
+                                [(d, t) for d, t in daily], ratings_of(c, p.id))
+
+    def rating(self, profile: Profile | int | str, game: str) -> StoredRating | None:
+        """A profile's rating at `game` (None: it has played no rated match of it).
+
+        Raises:
+            UnknownProfile.
+        """
+        p = self._resolve(profile)
+        with self._read() as c:
+            return read_rating(c, p.id, game)
+
+    def ratings(self, profile: Profile | int | str) -> list[StoredRating]:
+        """A profile's ratings, one per game it has played rated matches of.
+
+        Raises:
+            UnknownProfile.
+        """
+        p = self._resolve(profile)
+        with self._read() as c:
+            return ratings_of(c, p.id)
+
+    def rating_changes(self, match_id: int) -> list[tuple[int, float, float]]:
+        """What a finished match did to its profiles' ratings: `[(profile_id, before, after)]`."""
+        with self._read() as c:
+            return [tuple(r) for r in c.execute(
+                "SELECT profile_id, before, after FROM rating_changes WHERE match_id = ? ORDER BY seat", (match_id,)
+            )]
 
     def summaries(self) -> list[ProfileSummary]:
         """One line per profile: balance, matches counted, best daily."""

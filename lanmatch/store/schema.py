@@ -21,6 +21,10 @@ Version 3: `matches` rebuilt without `CHECK (game IN (...))` and with
 `players >= 1` for `players BETWEEN 2 AND 6`: which games exist, and how
 many seats each takes, is the game registry's to say (the store checks a
 match against it in code), so a game registered later can be stored.
+Version 4: `ratings` (a Glicko-2 rating per profile and game) and
+`rating_changes` (what each rated match did to each profile's rating, once
+per match and profile). Nothing is filled in: matches finished before
+version 4 are not rated (ratings start at the upgrade; docs/store.md).
 
 Invariants held by the schema itself (not only by the code that writes):
 
@@ -231,6 +235,35 @@ _V3_CHANGES = (
 )
 
 
+_V4 = [
+    """CREATE TABLE ratings (
+        profile_id INTEGER NOT NULL REFERENCES profiles(id),
+        game TEXT NOT NULL,
+        rating REAL NOT NULL,
+        rd REAL NOT NULL CHECK (rd > 0),
+        volatility REAL NOT NULL CHECK (volatility > 0),
+        matches INTEGER NOT NULL DEFAULT 0 CHECK (matches >= 0),
+        updated REAL NOT NULL,
+        PRIMARY KEY (profile_id, game)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE rating_changes (
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        profile_id INTEGER NOT NULL REFERENCES profiles(id),
+        game TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        before REAL NOT NULL,
+        after REAL NOT NULL,
+        rd_after REAL NOT NULL,
+        PRIMARY KEY (match_id, profile_id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX rating_changes_profile ON rating_changes(profile_id)",
+    """CREATE TRIGGER rating_changes_no_update BEFORE UPDATE ON rating_changes
+       BEGIN SELECT RAISE(ABORT, 'rating changes are append-only'); END""",
+    """CREATE TRIGGER rating_changes_no_delete BEFORE DELETE ON rating_changes
+       BEGIN SELECT RAISE(ABORT, 'rating changes are append-only'); END""",
+]
+
+
 def _edited(sql: str, changes: tuple[tuple[str, str], ...]) -> str:
     for old, new in changes:
         if sql.count(old) != 1:
@@ -294,6 +327,7 @@ MIGRATIONS: list[Migration] = [
     Migration(_statements(*_V1)),
     Migration(_statements(*_V2, _V2_RESULTS)),
     Migration(_v3, rebuilds=True),
+    Migration(_statements(*_V4)),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

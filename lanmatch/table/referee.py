@@ -31,6 +31,20 @@ Timers (recomputed after every change by `_rearm`):
 - out-of-turn chances of room bots and autopilot seats (a call, a catch, a
   jump-in) are offered once per state, `bot_delay` after it arose; a room bot
   may let it pass (`declines`).
+- human pace (`lanmatch/bots/pace.py`): where a person sits and `bot_delay`
+  is above 0, a room bot's move or chance takes a varied natural time drawn
+  from the referee's seeded pace rng (about 0.6-1.5 s, less when forced, a
+  quick one for its own last-card call); rooms of bots alone, `--fast` and the
+  simulator keep `bot_delay` as it is.
+- a bot the referee plays chooses from the legal actions without the
+  play-and-call variants (`bot_legal`), unless it says `calls_with_play`.
+- the call's grace: no seat the referee plays catches a *person* who forgot
+  a last-card call before its reaction time (`pace.reaction`: Medium 1.5-3 s,
+  Hard 1-2 s, Easy slower), counted from the window's opening, whatever
+  `bot_delay` is (`call_window` 0, the virtual clock of the simulator and the
+  line mode, has no grace: there each seat's chance comes in order); at
+  `standard` the next player's move waits for it too when that move may be
+  the catch. A person who calls within a second is never caught.
 - timers due together fire in this order: a window owner's call (its chance,
   or its move when it holds the turn: the move is its chance to call), the
   other chances in seat order, the ends of timed windows, then the turn.
@@ -45,10 +59,11 @@ Raises `Rejected(code, reason)` for refused actions; the state is unchanged.
 from __future__ import annotations
 
 import hashlib
+import random
 from dataclasses import dataclass
 from typing import Any
 
-from lanmatch.bots import Bot, make_bot
+from lanmatch.bots import Bot, make_bot, pace
 from lanmatch.rules import IllegalAction, get_game, new_game
 
 KEEP_WINDOW = 6.0
@@ -183,6 +198,10 @@ class Referee:
         self._chances: dict[int, float] = {}  # seat -> when its current chance arose
         self._asked: set[tuple[int, int]] = set()  # (seat, step) chances already offered
         self._timers: list[Timer] = []
+        # human pace and the call's grace (module docstring), drawn in order from one seeded rng
+        self._pace_rng = random.Random(sub_seed(seed, "pace"))
+        self._delays: dict[tuple[str, int, int], float] = {}  # (kind, seat, step) -> seconds
+        self._reactions: dict[tuple[int, int, float], float] = {}  # (catcher, window owner, opened) -> seconds
         self.log: list[tuple[float, int, dict[str, Any], str]] = []  # (time, seat, action, by)
         self.notes: list[str] = []  # bots' illegal choices replaced by a legal action (their bugs)
         self._changed(now)
@@ -353,17 +372,27 @@ class Referee:
             return Due(t, self.state_id, action={"type": "expire", "penalty": penalty})
         if t.kind == "keep":
             return Due(t, self.state_id, action={"type": "expire", "penalty": False})
-        legal = self.legal(seat)
         if t.kind == "chance":
             self._asked.add((seat, self.state_id))
+            bot = self.bots.get(seat) or self._standin(seat)
+            legal = self.bot_legal(seat, bot)
             if not legal:
                 self._rearm(now)
                 return None
-            bot = self.bots.get(seat) or self._standin(seat)
             return Due(t, self.state_id, bot=bot, view=self.view(seat), legal=legal, may_decline=seat in self.bots)
         # move (timed out), autopilot, bot
         bot = self.bots.get(seat) if t.kind == "bot" else self._standin(seat)
-        return Due(t, self.state_id, bot=bot, view=self.view(seat), legal=legal)
+        return Due(t, self.state_id, bot=bot, view=self.view(seat), legal=self.bot_legal(seat, bot))
+
+    def bot_legal(self, seat: int, bot: Any) -> list[dict[str, Any]]:
+        """The legal actions a bot the referee plays chooses from: play-and-call
+        variants (`"call": true`) only for a bot that says it knows them
+        (`calls_with_play`); the others call as they always did, after the
+        play, so their play and every seeded game stay as they were."""
+        legal = self.legal(seat)
+        if getattr(bot, "calls_with_play", False) or not any("call" in a for a in legal):
+            return legal
+        return [a for a in legal if "call" not in a]
 
     def resolve(self, job: Due, action: dict[str, Any] | None, now: float) -> tuple[int, dict[str, Any], str] | None:
         """Apply what `job` decided (`action`, None: a chance let pass).
@@ -392,6 +421,48 @@ class Referee:
         return seat, action, t.kind
 
     # ------------------------------------------------------------ timers
+
+    def _person(self, seat: int) -> bool:
+        c = self.seats[seat]
+        return c.agent == "person" and not c.room_bot
+
+    def _delay(self, kind: str, seat: int, step: int, base: float, own_call: bool = False) -> float:
+        """A referee-played seat's time for this move or chance (`pace.move_delay`),
+        drawn once per state."""
+        if base <= 0 or not any(self._person(s) for s in range(self.n)):
+            return base  # a room of bots, the simulator, --fast: as the room says
+        key = (kind, seat, step)
+        d = self._delays.get(key)
+        if d is None:
+            if len(self._delays) > 64:  # forget the states gone by (never the current decision's)
+                keep = min(step, self._decision[1]) if self._decision else step
+                self._delays = {k: v for k, v in self._delays.items() if k[2] >= keep}
+            forced = kind == "bot" and len(self.bot_legal(seat, self.bots.get(seat))) == 1
+            d = self._delays[key] = pace.move_delay(self._pace_rng, base, True, forced=forced, own_call=own_call)
+        return d
+
+    def _grace(self, seat: int, windows: dict[int, tuple[bool, bool]], seen: dict) -> float | None:
+        """When `seat` (played by the referee) may first catch a person who
+        forgot their call, or None: no person's window is catchable by it."""
+        if self.call_window <= 0:
+            return None  # windows on a virtual clock (sim, line mode): each seat's chance comes in order
+        latest = None
+        for owner, (_, catchable) in windows.items():
+            if owner == seat or not catchable or not self._person(owner):
+                continue
+            opened = seen[owner][1]
+            key = (seat, owner, opened)
+            r = self._reactions.get(key)
+            if r is None:
+                if len(self._reactions) > 64:  # forget the windows gone by
+                    now_open = {(o, seen[o][1]) for o in windows}
+                    self._reactions = {k: v for k, v in self._reactions.items() if k[1:] in now_open}
+                bot = self.bots.get(seat)
+                level = getattr(bot, "level", "medium") if bot is not None else "hard"
+                r = self._reactions[key] = pace.reaction(self._pace_rng, level)
+            due = opened + r
+            latest = due if latest is None or due > latest else latest
+        return latest
 
     def _changed(self, now: float, actor: int | None = None) -> None:
         self._views = {}
@@ -429,21 +500,7 @@ class Referee:
         step = v["step"]
         turn = self._decision[0] if self._decision else None
         windows = {w["seat"]: (w["call"], w["catch"]) for w in v.get("windows") or []}
-        # the decision of the seat whose turn it is (with the owners' calls
-        # when it may call its own last card: its move is its chance to)
-        if turn is not None:
-            c = self.seats[turn]
-            start = self._decision_start
-            order = 0 if windows.get(turn, (False, False))[0] else 3
-            if c.room_bot:
-                timers.append(Timer(start + self.bot_delay, order, "bot", turn))
-            elif c.autopilot:
-                timers.append(Timer(start + self.pace, order, "autopilot", turn))
-            elif v.get("phase") == "drawn" and self.spec.timed_keep:
-                timers.append(Timer(start + min(self.keep_window, self.clock), order, "keep", turn))
-            else:
-                timers.append(Timer(start + self.clock, order, "move", turn))
-        # last-card windows the host times (`cards`)
+        # last-card windows, since when each is as it is; the host times them at `cards`
         seen: dict[int, tuple[tuple[bool, bool], float]] = {}
         for s, state in windows.items():
             old = self._windows_seen.get(s)
@@ -452,6 +509,23 @@ class Referee:
             if self.spec.timed_calls:
                 timers.append(Timer(since + self.call_window, 2, "call" if state[0] else "catch", s))
         self._windows_seen = seen
+        # the decision of the seat whose turn it is (with the owners' calls
+        # when it may call its own last card: its move is its chance to)
+        if turn is not None:
+            c = self.seats[turn]
+            start = self._decision_start
+            own_call = windows.get(turn, (False, False))[0]
+            order = 0 if own_call else 3
+            if c.room_bot or c.autopilot:
+                kind = "bot" if c.room_bot else "autopilot"
+                due = start + (self._delay(kind, turn, self._decision[1], self.bot_delay, own_call)
+                               if c.room_bot else self.pace)  # autopilot: at its own steady pace
+                grace = self._grace(turn, windows, seen) if windows else None
+                timers.append(Timer(due if grace is None or grace < due else grace, order, kind, turn))
+            elif v.get("phase") == "drawn" and self.spec.timed_keep:
+                timers.append(Timer(start + min(self.keep_window, self.clock), order, "keep", turn))
+            else:
+                timers.append(Timer(start + self.clock, order, "move", turn))
         # out-of-turn chances of the seats the referee plays
         to_act = v["to_act"]
         chances: dict[int, float] = {}
@@ -464,8 +538,11 @@ class Referee:
             since = self._chances.get(s, now)
             chances[s] = since
             # a window's owner has the first chance at its own call, then the catchers
-            first = 0 if windows.get(s, (False, False))[0] else 1
-            timers.append(Timer(since + (self.bot_delay if c.room_bot else self.pace), first, "chance", s))
+            own_call = windows.get(s, (False, False))[0]
+            first = 0 if own_call else 1
+            due = since + (self._delay("chance", s, step, self.bot_delay, own_call) if c.room_bot else self.pace)
+            grace = self._grace(s, windows, seen)
+            timers.append(Timer(due if grace is None or grace < due else grace, first, "chance", s))
         self._chances = chances
         timers.sort(key=lambda t: (t.due, t.order, t.seat))
         self._timers = timers

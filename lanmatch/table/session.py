@@ -96,6 +96,7 @@ class Keeper(Protocol):
     def finish(self, match: Match, outcome: dict[str, Any], room: str) -> Any: ...
     def abandon(self, match: Match, room: str) -> Any: ...
     def coins(self, profile: Any, change: int, reason: str, room: str, match: int | None) -> dict[str, Any] | None: ...
+    def rating(self, profile: Any, game: str) -> int | None: ...
 
 
 class RoomSession:
@@ -753,6 +754,12 @@ class RoomSession:
             if seat["kind"] == "bot":
                 seat.update(name=name, left=True)  # a bot plays for the person who left
         info["names"] = [x["name"] for x in info["seats"]]  # the outcome's and the tally's seats, by name
+        rating = getattr(self.keeper, "rating", None)  # a seated profile's rating (docs/protocol.md)
+        if rating is not None:
+            for s, p in self.profile_of.items():
+                shown = rating(p, self.room.game) if self.room.seats[s] is not None else None
+                if shown is not None:
+                    info["seats"][s]["rating"] = shown
         return info
 
     def _snapshot(self, peer: Peer, now: float) -> None:

@@ -1,0 +1,70 @@
+"""Hard's newer parts: the judge of 3 seats or more (a conditional logit over
+`table_features`), epsilon-greedy rollouts (`World.eps`), and what it keeps
+of how each seat answers a +4 (`Memory.answers_w4`)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from _rig_std import game as std_game
+
+from lanmatch.bots import colormatch as CM
+from lanmatch.bots import lookahead as L
+from lanmatch.bots import make_bot
+
+
+def world(hands: list[list[str]], cur: int = 0) -> L.World:
+    w = L.World("classic")
+    w.n, w.cur, w.color, w.disc = len(hands), cur, "G", ["G5"]
+    w.pile = ["R9", "Y9", "B9", "G9"] * 5
+    w.hands = [list(h) for h in hands]
+    w.greedy = frozenset(range(w.n))
+    return w
+
+
+def test_the_table_judge_is_a_share_that_falls_with_cards():
+    bot = CM.HardBot("classic", 0, 1)
+    bot.table_weights = (0.36, 0.77, 0.19, 0.29, 0.56)
+    w = world([["R1", "R2"], ["Y1", "Y2", "G3"], ["B1", "B2", "B3"], ["R3", "R4", "R5", "R6"]], cur=1)
+    shares = [bot.judge(w, s) for s in range(4)]
+    assert abs(sum(shares) - 1.0) < 1e-9
+    assert shares[0] > shares[2] > shares[3]  # fewer cards, a better chance
+    assert shares[1] > shares[2]  # the same count, but to move with a play (G3 on G5)
+    w.hands[2] = ["B1", "B2", "W"]  # a wild for a number: worth more than a card's worth
+    assert bot.judge(w, 2) > shares[2]
+
+
+def test_epsilon_rollouts_play_only_what_the_rules_allow():
+    rng = random.Random(3)
+    for k in range(40):
+        deck = L.full_deck("classic")
+        rng.shuffle(deck)
+        w = world([deck[i * 7:(i + 1) * 7] for i in range(4)], cur=k % 4)
+        w.pile = deck[28:-1]
+        w.disc = [deck[-1]] if L.COLOR[deck[-1]] else ["G5"]
+        w.color = L.COLOR[w.disc[-1]]
+        w.eps, w.rng = 0.5, random.Random(k)
+        for _ in range(300):
+            if w.over:
+                break
+            seat, before = w.cur, Counter(w.hands[w.cur])
+            ok = {c for c in before if w.playable(seat, c)}
+            pending = w.pending
+            L.policy_step(w)
+            gone = before - Counter(w.hands[seat])
+            if not pending:
+                assert set(gone) <= ok, (sorted(gone), sorted(ok))
+            assert len(gone) <= 1
+
+
+def test_hard_remembers_who_challenges_a_plus4():
+    hands = [["W+4", "B1", "B3", "G1", "B2", "G2", "Y7"], ["Y1", "Y2", "Y3", "B4", "G5", "G6", "B7"],
+             ["Y4", "Y5", "Y6", "B8", "G8", "G9", "B9"]]
+    g = std_game("standard", hands, "R9")
+    hard = make_bot("hard", table="standard", seat=2, seed=1)
+    g.act(0, {"type": "play", "card": "W+4", "color": "G"})
+    g.act(1, {"type": "challenge"})
+    hard.observe(g.view(2))
+    assert hard.memory.answers_w4[1] == [1, 1]
+    assert hard.challenge_rate(1) > hard.challenge_rate(0) == hard.trap_prior
