@@ -147,3 +147,32 @@ async def test_a_settled_change_is_followed_within_one_poll(autojump_clock):
         assert trio.current_time() - t0 <= 2.0 + 0.2
         n.cancel_scope.cancel()
     assert adv.readvertised == 1
+
+
+def test_a_legacy_unicast_answer_describes_the_host_fully():
+    """The browser's quick look reads the PTR, SRV, TXT and A records of one
+    answer (made here by zeroconf's own encoder); an answer missing a record
+    is left to the ServiceBrowser."""
+    import socket
+
+    from zeroconf import DNSOutgoing, ServiceInfo
+    from zeroconf.const import _FLAGS_AA, _FLAGS_QR_RESPONSE
+
+    from lanmatch.net.discovery import answers_of
+
+    info = ServiceInfo(SERVICE, "Kitchen.v2." + SERVICE, port=7272, server="lanmatch-1.local.",
+                       addresses=[socket.inet_aton("10.0.0.7"), socket.inet_aton("192.168.1.20")],
+                       properties={"txtvers": "1", "fp": "ab" * 32, "games": "colormatch,dominoes"})
+
+    def packet(*records) -> bytes:
+        out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA, multicast=False)
+        for r in records:
+            out.add_answer_at_time(r, 0)
+        return out.packets()[0]
+
+    full = packet(info.dns_pointer(), info.dns_service(), info.dns_text(), *info.dns_addresses())
+    [seen] = answers_of(full)
+    assert (seen.label, seen.port, sorted(seen.addresses)) == ("Kitchen.v2", 7272, ["10.0.0.7", "192.168.1.20"])
+    assert seen.txt == {"txtvers": "1", "fp": "ab" * 32, "games": "colormatch,dominoes"}
+    assert answers_of(packet(info.dns_pointer(), info.dns_service(), info.dns_text())) == []  # no address
+    assert answers_of(b"\x00" * 7) == [] and answers_of(b"") == []

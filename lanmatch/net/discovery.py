@@ -45,6 +45,7 @@ their own network namespace); the default (every interface) is for real use.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import socket
@@ -80,6 +81,7 @@ def txt_record(summary: dict[str, Any]) -> dict[str, str]:
 CONTAINER_IFACES = ("docker", "br-", "veth", "virbr", "lxcbr", "lxdbr", "cni", "podman")
 ADDRESS_POLL = 2.0  # seconds between two looks at this machine's addresses
 READVERTISE_DAMP = 5.0  # at most one re-announcement of new addresses per this many seconds
+QUICK_LOOK = 1.0  # seconds a browser listens to the answers of its legacy unicast queries
 LABEL_BYTES = 60  # a DNS label holds 63 bytes: room for zeroconf's "-2" .. "-99"
 
 
@@ -330,6 +332,49 @@ def _close_quietly(zc: Any, info: Any) -> bool:
     return quiet
 
 
+def answers_of(packet: bytes) -> list[HostSeen]:
+    """The lanmatch hosts fully described (SRV, TXT, A) in one mDNS answer."""
+    from zeroconf import DNSAddress, DNSIncoming, DNSPointer, DNSService, DNSText
+
+    try:
+        msg = DNSIncoming(packet)
+        if not msg.is_response() or not msg.valid:
+            return []
+        records = msg.answers()
+    except Exception:  # noqa: BLE001 -- a stranger's packet: nothing in it for us
+        return []
+    names = [r.alias for r in records if isinstance(r, DNSPointer) and r.name.lower() == SERVICE.lower()]
+    srv = {r.name.lower(): r for r in records if isinstance(r, DNSService)}
+    txt = {r.name.lower(): r for r in records if isinstance(r, DNSText)}
+    ips: dict[str, list[str]] = {}
+    for r in records:
+        if isinstance(r, DNSAddress) and len(r.address) == 4:
+            ips.setdefault(r.name.lower(), []).append(socket.inet_ntoa(r.address))
+    out = []
+    for name in names:
+        s, t = srv.get(name.lower()), txt.get(name.lower())
+        addrs = ips.get(s.server.lower(), []) if s is not None else []
+        if s is None or t is None or not addrs:
+            continue  # the ServiceBrowser resolves it
+        addrs = ordered(addrs)
+        out.append(HostSeen(name, addrs[0], s.port, _txt_of(t.text), addrs))
+    return out
+
+
+def _txt_of(text: bytes) -> dict[str, str]:
+    """A TXT record's `key=value` strings (each length-prefixed)."""
+    out: dict[str, str] = {}
+    i = 0
+    while i < len(text):
+        n = text[i]
+        item = text[i + 1:i + 1 + n]
+        i += 1 + n
+        key, _, value = item.partition(b"=")
+        if key:
+            out.setdefault(key.decode(errors="replace"), value.decode(errors="replace"))
+    return out
+
+
 async def check_alive(address: str, port: int, timeout: float = 1.5) -> bool:
     """Does a lanmatch host answer at `address:port`? (TLS, then its first
     frame is `host`, within `timeout`; nothing but a ClientHello is sent to
@@ -460,6 +505,61 @@ class Browser:
         assert self._nursery is not None
         self._nursery.start_soon(self._collect)
         self._nursery.start_soon(self._rechecker)
+        self._nursery.start_soon(self._quick_look)
+
+    async def _quick_look(self) -> None:
+        """Ask once more at the start, as a legacy unicast query (RFC 6762
+        section 6.7: from an ephemeral port, a fresh id each time): the
+        hosts answer straight to this socket, at once and with every record
+        (PTR, SRV, TXT, A). ServiceBrowser's first multicast answer often
+        does not arrive, and its next query goes out 1 s later."""
+        addrs = self.interfaces or [ip for _, ip, _ in _interface_addresses()] or ["127.0.0.1"]
+        socks = []
+        try:
+            for addr in addrs:
+                sock = trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_DGRAM)
+                socks.append(sock)
+                try:
+                    await sock.bind((addr, 0))
+                    sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(addr))
+                    sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 255)
+                except OSError as e:
+                    log.debug("quick look on %s: %r", addr, e)
+                    sock.close()
+                    socks.pop()
+            async with trio.open_nursery() as nursery:
+                for sock in socks:
+                    nursery.start_soon(self._ask, sock)
+                    nursery.start_soon(self._hear, sock)
+                await trio.sleep(QUICK_LOOK)
+                nursery.cancel_scope.cancel()
+        finally:
+            for sock in socks:
+                sock.close()
+
+    async def _ask(self, sock: Any) -> None:
+        from zeroconf import DNSOutgoing, DNSQuestion
+        from zeroconf.const import _CLASS_IN, _FLAGS_QR_QUERY, _TYPE_PTR
+
+        for wait in (0.15, 0.25, 0.5):  # a lost query or answer is asked again
+            out = DNSOutgoing(_FLAGS_QR_QUERY, multicast=False, id_=random.getrandbits(16))
+            out.add_question(DNSQuestion(SERVICE, _TYPE_PTR, _CLASS_IN))
+            try:
+                await sock.sendto(out.packets()[0], ("224.0.0.251", 5353))
+            except OSError as e:
+                log.debug("quick look: %r", e)
+                return
+            await trio.sleep(wait)
+
+    async def _hear(self, sock: Any) -> None:
+        while True:
+            try:
+                data, _ = await sock.recvfrom(9000)
+            except OSError:
+                return
+            for seen in answers_of(data):
+                with contextlib.suppress(trio.WouldBlock):
+                    self._send.send_nowait(("seen", seen))
 
     def _changed(self) -> None:
         self._event.set()
