@@ -12,7 +12,12 @@ console's asyncio loop zeroconf would otherwise attach to it) and IPv4 only.
   about 0.45 s). `close()` unregisters (browsers see it at once).
 - `Browser` asks with QM questions (with several mDNS sockets on one machine,
   QU answers reach only one of them), resolves each name in zeroconf's thread
-  and hands it to trio. mDNS is only a hint: a host killed with -9 is never
+  and hands it to trio. At its start it also takes a quick look: a legacy
+  unicast PTR query (RFC 6762 section 6.7, from an ephemeral port, a fresh id
+  each time, sent at 0, 0.15 and 0.4 s) on each interface, whose answers come
+  straight back to that socket with every record (`answers_of`): a host is
+  listed about 0.1 s after browsing starts, where ServiceBrowser's first
+  multicast answer is mostly not received and its next query waits 1 s. mDNS is only a hint: a host killed with -9 is never
   withdrawn, so every host found is checked over TCP (`check_alive`: a
   `hello` answered by `welcome`) before it is listed, and listed hosts are
   checked again every `recheck` seconds; the dead are dropped.
