@@ -441,11 +441,14 @@ def test_a_host_played_at_before_is_listed_and_checked_live_with_mdns_finding_no
         ui.host_sel = [h.label for h in ui.hosts].index("Kitchen")
         inp.send_text("\r")
         await until(lambda: ui.screen == "rooms", "the rooms of Kitchen", 15)
+        seen["rooms"] = screen_text(render_screen(ui, time.monotonic()))
         inp.send_text("q")
 
     seen: dict = {}
     session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
     assert "played before, not answering" in seen["screen"] and "Found" in seen["screen"]
+    # the host's key as `lanmatch host` prints it, for friends to compare
+    assert f"host key {short_fingerprint(identity.fingerprint)}" in seen["rooms"]
     assert session.client is None or session.client.fingerprint == identity.fingerprint
 
 

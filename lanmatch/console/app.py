@@ -60,7 +60,7 @@ from lanmatch.console.screen import render_screen
 from lanmatch.net.client import Client, NotLanmatch, not_welcomed, parse_address, reach_error, where
 from lanmatch.net.hostbook import HostBook
 from lanmatch.net.seats import SavedSeat, SeatBook
-from lanmatch.net.tls import Identity, machine_identity
+from lanmatch.net.tls import Identity, machine_identity, short_fingerprint
 from lanmatch.rules import get_game
 from lanmatch.table import AUTOPILOT_PACE
 
@@ -236,6 +236,8 @@ class ConsoleClient(Client):
 
     def on_message(self, msg: dict[str, Any]) -> None:
         typ = msg["type"]
+        if typ == "host":
+            self.session.ui.host_key = short_fingerprint(self.fingerprint) if self.fingerprint else ""
         if typ == "host" and self.saved is not None and self.saved.host and msg["name"] != self.saved.host:
             self.token, self.saved = None, None  # another host at this address: its token is not for it
             self.session.ui.returning = None

@@ -516,7 +516,11 @@ def rooms_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     if ui.host_address:
         where += f" ({ui.host_address[0]}:{ui.host_address[1]})"
     lines = [_title(f"Rooms at {where}", ui.status_text(now) or _everywhere(ui), width)]
-    lines.append(cut(_plain(" " + ui.account_line(), "class:dim"), width))
+    account = ui.account_line()
+    key = f" · host key {ui.host_key}" if ui.host_key else ""  # as `lanmatch host` prints it: compare them
+    if len(account) + len(key) > width - 2:
+        account = account.replace(": practice rooms only.", ".")
+    lines.append(cut(_plain(" " + account + key, "class:dim"), width))
     head, texts = grid(ROOM_HEADS, [room_cells(r) for r in ui.rooms], width)
     lines.append(_plain(head, "bold"))
     if not ui.rooms:
