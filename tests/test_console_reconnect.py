@@ -480,3 +480,16 @@ def test_a_pinned_console_refuses_a_host_of_that_name_with_another_certificate(t
     assert "lanmatch hosts --forget 'Kitchen'" in msg and session.ui.screen == "hosts"
     assert not any(p.name for p in hosts[0].peers)  # nobody said hello
     assert book.pinned("Kitchen").fingerprint == real.fingerprint
+
+
+def test_a_reconnect_goes_where_mdns_says_the_host_answers_now():
+    """A host found over mDNS that roamed (its advert moved to a new address,
+    tests/test_netns.py): the console's next attempt goes there; a typed
+    address, or a host mDNS no longer lists, keeps the address it had."""
+    from lanmatch.console.model import HostRow
+
+    session = Session(Console("Ann", kind="join"), None)
+    session.found = [HostRow("Kitchen", "10.0.0.9", 7272)]
+    assert session._where_now("Kitchen", ("10.0.0.2", 7272)) == ("10.0.0.9", 7272)
+    assert session._where_now("Attic", ("10.0.0.3", 7272)) == ("10.0.0.3", 7272)
+    assert session._where_now("10.0.0.2:7272", ("10.0.0.2", 7272)) == ("10.0.0.2", 7272)

@@ -406,6 +406,12 @@ class Session:
             self.ui.sent_sid = None
             self.ui.say("Not connected to the host right now; try again in a moment.")
 
+    def _where_now(self, label: str, address: tuple[str, int]) -> tuple[str, int]:
+        """Where the host called `label` answers now: mDNS follows a host whose
+        address changed (a laptop that roamed); else `address`."""
+        row = next((h for h in self.found if h.label == label and h.found == "mDNS"), None)
+        return (row.address, row.port) if row is not None else address
+
     def show_hosts(self) -> None:
         """The hosts screen's list: mDNS's, then the known hosts it did not find."""
         known = self.hosts.load() if self.hosts is not None else []
@@ -505,6 +511,7 @@ class Session:
         with scope:
             while True:
                 client.welcomed = False  # this attempt's, below
+                address = self._where_now(label, address)
                 try:
                     reason = await client.connect_once(address)
                 except NotLanmatch as e:  # nothing was sent to it; no retry
