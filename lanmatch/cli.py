@@ -178,6 +178,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--stake", type=int, default=0, metavar="COINS",
         help="make the --room a coin room: every seat posts COINS, the winner takes the pot (default: practice)",
     )
+    host.add_argument(
+        "--tournament", type=int, default=None, metavar="N",
+        help="the --room's games are an evening's tournament of N matches (1-99): standings by placement, kept",
+    )
+    host.add_argument(
+        "--tournament-rooms", type=int, default=1, metavar="K",
+        help="with --tournament: K rooms like --room (NAME, NAME-2, ...; 1-8) whose games all count (default 1)",
+    )
     host.add_argument("--bot-delay", type=float, default=0.0, metavar="S", help="pause before each room bot's move")
     host.add_argument(
         "--new-profiles", type=int, default=None, metavar="N",
@@ -599,6 +607,19 @@ def _host(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.exit(2, "lanmatch host: a --stake needs the store; drop --no-store (see --help)\n")
     if args.data and args.no_store:
         parser.exit(2, "lanmatch host: --data and --no-store contradict each other (see --help)\n")
+    if args.tournament is not None:
+        from lanmatch.table.tournament import MAX_MATCHES, MAX_ROOMS
+
+        if args.room is None:
+            parser.exit(2, "lanmatch host: --tournament plays the games of a --room; give --room NAME too (see --help)\n")
+        if not 1 <= args.tournament <= MAX_MATCHES:
+            parser.exit(2, f"lanmatch host: a tournament plays 1 to {MAX_MATCHES} matches, not {args.tournament} "
+                           "(see --help)\n")
+        if not 1 <= args.tournament_rooms <= MAX_ROOMS:
+            parser.exit(2, f"lanmatch host: --tournament-rooms is 1 to {MAX_ROOMS}, not {args.tournament_rooms} "
+                           "(see --help)\n")
+    elif args.tournament_rooms != 1:
+        parser.exit(2, "lanmatch host: --tournament-rooms goes with --tournament (see --help)\n")
     _check_table(parser, "host", args)
     from lanmatch.net.nodes import run_host
 

@@ -33,16 +33,8 @@ from lanmatch.store import (
     default_data_dir,
     iter_replay,
 )
-
-BY_WORDS = {
-    "move": "time ran out: the host played it",
-    "autopilot": "autopilot",
-    "keep": "PLAY/KEEP time ran out",
-    "call": "call time ran out",
-    "catch": "catch time ran out",
-    "bot": "room bot",
-    "chance": "room bot, out of turn",
-}
+from lanmatch.table.referee import BY_WORDS
+from lanmatch.table.tournament import Tournament
 
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], right: Sequence[int] = ()) -> str:
@@ -174,7 +166,24 @@ def history_text(store: Store, limit: int = 20, profile: str | None = None) -> s
         for m in matches
     ]
     out = format_table(["id", "when", "table", "mode", "room", "seats", "result", "actions"], rows, right=[0, 7])
-    return out + "\n\nlanmatch history --replay ID steps through one of them."
+    out += "\n\nlanmatch history --replay ID steps through one of them."
+    tournaments = store.tournaments(limit) if profile is None else []
+    return out + "".join("\n\n" + tournament_text(t) for t in tournaments)
+
+
+def tournament_text(kept: dict[str, Any]) -> str:
+    """A kept tournament (`Store.tournaments`'s): its matches and its standings."""
+    t = Tournament(kept["name"], kept["matches"], tuple(kept["rooms"]))
+    for r in kept["results"]:
+        t.played += 1
+        for seat in r["seats"]:
+            t.add(seat["name"], seat["points"], seat["place"] == 1)
+    state = "over" if t.over else f"{t.played} of {t.matches} matches played"
+    head = (f"Tournament {t.name!r} ({when(kept['created'])}, {len(t.rooms)} room"
+            f"{'s' if len(t.rooms) != 1 else ''}, {t.matches} matches): {state}")
+    rows = [[k + 1, s.name, s.points, s.wins, s.played] for k, s in enumerate(t.table())]
+    body = format_table(["#", "player", "points", "wins", "played"], rows, right=[0, 2, 3, 4]) if rows else "  no match yet"
+    return head + "\n" + body
 
 
 # ------------------------------------------------------------------ replay
@@ -321,4 +330,5 @@ __all__ = [
     "stats_text",
     "step_text",
     "step_through",
+    "tournament_text",
 ]

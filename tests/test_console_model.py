@@ -728,3 +728,16 @@ def test_leaving_a_running_coin_game_warns_of_the_stake_and_the_fee_first():
     ui3 = seated_ui(g, kind="join")
     ui3.press("L")
     assert "fee" not in text(ui3) and "Give your seat up?" in text(ui3)
+
+
+def test_the_waiting_room_names_the_bot_that_will_sit_in_an_empty_seat_in_good_english():
+    ui = Console("Ann", kind="join")
+    ui.begin_connect("10.0.0.2", 7070, "Kitchen")
+    ui.on_message({"type": "welcome", "seq": 1, "protocol": 3, "host": "Kitchen", "server": "x"}, 0.0)
+    ui.on_message({"type": "seated", "room": ROOM, "seat": 0, "token": "0" * 32}, 0.0)
+    for level, words in (("easy", "an easy bot sits here"), ("medium", "a medium bot sits here")):
+        room = room_msg(3, state="open", creator=0)
+        room["room"].update(bots=level, free=2)
+        room["room"]["seats"] = [room["room"]["seats"][0], {"seat": 1, "kind": "empty"}, {"seat": 2, "kind": "empty"}]
+        ui.on_message(room, 0.0)
+        assert ui.screen == "waiting" and text(ui).count(words) == 2, text(ui)

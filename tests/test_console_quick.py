@@ -445,9 +445,9 @@ def test_unexpected_error_is_logged_and_told_in_oneline_starting(tmp_path, monke
 
 def test_play_flags_are_checked_in_oneline_starting(capsys):
     for argv, says in (
-        (["play", "--seats", "7"], "Color Match seats 2 to 6 players, not 7"),
+        (["play", "--seats", "7"], "Color Match · Classic seats 2 to 6 players, not 7"),
         (["play", "--game", "dominoes", "--seats", "5"], "Dominoes seats 2 to 4 players, not 5"),
-        (["play", "--game", "dominoes", "--table", "toll"], "--table is for Color Match"),
+        (["play", "--game", "dominoes", "--table", "toll"], "Dominoes has no table 'toll'; expected one of dominoes, double-nine"),
         (["play", "--bots", "expert"], "invalid choice"),
     ):
         with pytest.raises(SystemExit) as ex:

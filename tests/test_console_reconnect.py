@@ -441,11 +441,14 @@ def test_a_host_played_at_before_is_listed_and_checked_live_with_mdns_finding_no
         ui.host_sel = [h.label for h in ui.hosts].index("Kitchen")
         inp.send_text("\r")
         await until(lambda: ui.screen == "rooms", "the rooms of Kitchen", 15)
+        seen["rooms"] = screen_text(render_screen(ui, time.monotonic()))
         inp.send_text("q")
 
     seen: dict = {}
     session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
     assert "played before, not answering" in seen["screen"] and "Found" in seen["screen"]
+    # the host's key as `lanmatch host` prints it, for friends to compare
+    assert f"host key {short_fingerprint(identity.fingerprint)}" in seen["rooms"]
     assert session.client is None or session.client.fingerprint == identity.fingerprint
 
 
@@ -477,3 +480,16 @@ def test_a_pinned_console_refuses_a_host_of_that_name_with_another_certificate(t
     assert "lanmatch hosts --forget 'Kitchen'" in msg and session.ui.screen == "hosts"
     assert not any(p.name for p in hosts[0].peers)  # nobody said hello
     assert book.pinned("Kitchen").fingerprint == real.fingerprint
+
+
+def test_a_reconnect_goes_where_mdns_says_the_host_answers_now():
+    """A host found over mDNS that roamed (its advert moved to a new address,
+    tests/test_netns.py): the console's next attempt goes there; a typed
+    address, or a host mDNS no longer lists, keeps the address it had."""
+    from lanmatch.console.model import HostRow
+
+    session = Session(Console("Ann", kind="join"), None)
+    session.found = [HostRow("Kitchen", "10.0.0.9", 7272)]
+    assert session._where_now("Kitchen", ("10.0.0.2", 7272)) == ("10.0.0.9", 7272)
+    assert session._where_now("Attic", ("10.0.0.3", 7272)) == ("10.0.0.3", 7272)
+    assert session._where_now("10.0.0.2:7272", ("10.0.0.2", 7272)) == ("10.0.0.2", 7272)

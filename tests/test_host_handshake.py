@@ -22,6 +22,7 @@ from _net import LOOPBACK, RawPeer, first_line, start_host
 from _stranger import Stranger, only_a_client_hello
 
 from lanmatch.net.discovery import check_alive
+from lanmatch.protocol import encode_frame
 from lanmatch.store import NEW_PROFILE_COINS, Store
 from lanmatch.store.db import key_hash
 
@@ -264,3 +265,30 @@ async def test_a_legacy_register_is_refused_unless_it_proves_the_old_key_for_thi
         assert (await p.expect("error", code="bad_register"))["ref"] == "register"
         await p.aclose()
     assert store.verifier_of("Ann")[1] == key_hash(key)  # unchanged
+
+
+async def test_a_peer_speaking_plain_tcp_gets_nothing_but_a_tls_alert(nursery):
+    """A protocol-1/2 peer of an older lanmatch (plain TCP) says hello with its
+    key: the host answers at most a TLS alert record, never a frame, and
+    closes; nobody is welcomed, and the host goes on serving TLS peers."""
+    host = await start_host(nursery)
+    plain = await trio.open_tcp_stream(LOOPBACK, host.port)
+    await plain.send_all(encode_frame({"type": "hello", "protocol": 1, "name": "Old",
+                                       "profile": {"name": "Old", "key": "k" * 32}}))
+    got = b""
+    with trio.fail_after(10):
+        while True:
+            try:
+                chunk = await plain.receive_some(4096)
+            except trio.BrokenResourceError:
+                break
+            if not chunk:
+                break
+            got += chunk
+    await plain.aclose()
+    assert got == b"" or (got[0] == 0x15 and got[1] == 0x03), got[:16]  # 0x15: a TLS alert record
+    assert b"host" not in got and b"welcome" not in got
+    assert not any(p.name for p in host.peers)
+    p = await RawPeer.open(host.port)
+    assert (await p.hello("Ann"))["host"] == "test host"
+    await p.aclose()

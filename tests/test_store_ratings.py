@@ -118,7 +118,7 @@ def test_the_release_store_upgrades_to_v4_with_empty_ratings_and_rates_from_then
     path = tmp_path / "store.sqlite3"
     shutil.copy(RELEASE_STORE, path)
     with Store.open(path, durable=False) as s:
-        assert s.version == SCHEMA_VERSION == 4
+        assert s.version == SCHEMA_VERSION >= 4
         assert s.conn.execute("SELECT count(*) FROM ratings").fetchone() == (0,)
         assert s.conn.execute("SELECT count(*) FROM rating_changes").fetchone() == (0,)
         bob = s.find_profile("Bob")

@@ -60,7 +60,7 @@ from lanmatch.console.screen import render_screen
 from lanmatch.net.client import Client, NotLanmatch, not_welcomed, parse_address, reach_error, where
 from lanmatch.net.hostbook import HostBook
 from lanmatch.net.seats import SavedSeat, SeatBook
-from lanmatch.net.tls import Identity, machine_identity
+from lanmatch.net.tls import Identity, machine_identity, short_fingerprint
 from lanmatch.rules import get_game
 from lanmatch.table import AUTOPILOT_PACE
 
@@ -236,6 +236,8 @@ class ConsoleClient(Client):
 
     def on_message(self, msg: dict[str, Any]) -> None:
         typ = msg["type"]
+        if typ == "host":
+            self.session.ui.host_key = short_fingerprint(self.fingerprint) if self.fingerprint else ""
         if typ == "host" and self.saved is not None and self.saved.host and msg["name"] != self.saved.host:
             self.token, self.saved = None, None  # another host at this address: its token is not for it
             self.session.ui.returning = None
@@ -404,6 +406,12 @@ class Session:
             self.ui.sent_sid = None
             self.ui.say("Not connected to the host right now; try again in a moment.")
 
+    def _where_now(self, label: str, address: tuple[str, int]) -> tuple[str, int]:
+        """Where the host called `label` answers now: mDNS follows a host whose
+        address changed (a laptop that roamed); else `address`."""
+        row = next((h for h in self.found if h.label == label and h.found == "mDNS"), None)
+        return (row.address, row.port) if row is not None else address
+
     def show_hosts(self) -> None:
         """The hosts screen's list: mDNS's, then the known hosts it did not find."""
         known = self.hosts.load() if self.hosts is not None else []
@@ -503,6 +511,7 @@ class Session:
         with scope:
             while True:
                 client.welcomed = False  # this attempt's, below
+                address = self._where_now(label, address)
                 try:
                     reason = await client.connect_once(address)
                 except NotLanmatch as e:  # nothing was sent to it; no retry

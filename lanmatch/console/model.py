@@ -336,6 +336,7 @@ class Console:
         self.reconnect_until: float | None = None  # reconnecting until then (monotonic), counted down on screen
         # lobby
         self.hosts: list[HostRow] = []
+        self.host_key = ""  # the connected host's certificate fingerprint, short (`lanmatch host` prints the same)
         self.host_sel = 0
         self.address_text = ""
         self.address_focus = False

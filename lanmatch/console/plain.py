@@ -29,7 +29,7 @@ import collections
 import re
 from typing import Any, TextIO
 
-from lanmatch.console.quick import BadInput, LineAsker, QuickGame, run_quick
+from lanmatch.console.quick import LineAsker, QuickGame, run_quick
 from lanmatch.console.render import Words, action_label, pieces_of, plural, render_outcome, shown
 from lanmatch.rules.cards import PALETTES
 
@@ -62,32 +62,14 @@ class PlainAsker(LineAsker):
     what was typed), the answer is written after the prompt, so that what was
     chosen stays in the transcript."""
 
-    def ask(self, message: str, options: list[tuple[str, str]], check: Any) -> str:
-        """Ask until `check(text)` accepts the line; return it.
-
-        Raises:
-            EOFError: stdin ended.
-        """
+    def __init__(self, out: Any):
+        super().__init__(out)
         import sys
 
         try:
-            echo = not sys.stdin.isatty()
+            self.echo = not sys.stdin.isatty()
         except (AttributeError, ValueError):
-            echo = True
-        while True:
-            self.out.write(message)
-            self.out.flush()
-            line = sys.stdin.readline()
-            if not line:
-                raise EOFError
-            if echo:
-                self.out.write(line.strip() + "\n")
-            try:
-                check(line)
-            except BadInput as e:
-                self.out.write(f"{e}\n")
-                continue
-            return line
+            self.echo = True
 
 
 class PlainGame(QuickGame):

@@ -124,6 +124,8 @@ def parse_choice(text: str, legal: list[dict[str, Any]], *, window: bool = False
 class LineAsker:
     """Input as plain lines from stdin (used when stdin is not a terminal)."""
 
+    echo = False  # write each answer after its prompt (a transcript shows what was chosen)
+
     def __init__(self, out: TextIO):
         self.out = out
 
@@ -139,6 +141,8 @@ class LineAsker:
             line = sys.stdin.readline()
             if not line:
                 raise EOFError
+            if self.echo:
+                self.out.write(line.strip() + "\n")
             try:
                 check(line)
             except BadInput as e:

@@ -39,6 +39,7 @@ from lanmatch.console.render import (
     wrap_items,
 )
 from lanmatch.rules import GAMES, IllegalAction, get_game, new_game, title_of
+from lanmatch.table.referee import BY_WORDS
 
 FORMAT = "lanmatch-match"
 VERSION = 1
@@ -47,18 +48,6 @@ MAX_ACTIONS = 100_000
 
 PAGE = 10
 """Steps that PgUp/PgDn jump."""
-
-BY_WORDS = {
-    "move": "time ran out: the host played it",
-    "autopilot": "autopilot",
-    "keep": "PLAY/KEEP time ran out",
-    "call": "call time ran out",
-    "catch": "catch time ran out",
-    "bot": "room bot",
-    "chance": "room bot, out of turn",
-}
-"""Who made a recorded action, when it was not the seat's own choice (the
-store's `by`; the same words as `lanmatch history --replay` line by line)."""
 
 
 class MatchFileError(ValueError):

@@ -368,6 +368,7 @@ def _outcome_block(ui: Console, width: int) -> list[Line]:
             parts.append(f"{names[s]} {won} won, {points[s]} pts")
         games = room.get("games", 1)
         lines.append(_plain(f" This room after {plural(games, 'game')}: " + " · ".join(parts), "bold"))
+    lines += [_plain(" " + x, "bold") for x in tournament_lines(room, width - 2)]
     if ui.may_direct():
         lines.append(_plain(f" {keymap.key_name('rematch')} deals a rematch (same seats, a new deal).", "bold"))
     else:
@@ -447,6 +448,17 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
 # ------------------------------------------------------------------ before the table
 
 
+def tournament_lines(room: dict[str, Any], width: int) -> list[str]:
+    """The room's tournament, if any: where it stands and its standings,
+    wrapped (`Tournament Friday: match 2 of 5 · 1. Ann 5 · 2. Bot 1 (easy) 3`)."""
+    t = room.get("tournament")
+    if not isinstance(t, dict):
+        return []
+    state = "over: final standings" if t.get("over") else f"{t.get('played', 0)} of {t.get('matches', '?')} played"
+    rows = [f"{k + 1}. {x.get('name')} {x.get('points')}" for k, x in enumerate(t.get("standings") or [])]
+    return textwrap.wrap(f"Tournament {t.get('name')}: {state}" + "".join(" · " + r for r in rows), width)
+
+
 def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
     room = ui.room or {}
     game = title_of(room.get("game", ""), room.get("table"))
@@ -457,6 +469,7 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
     if ui.banner:
         lines.append(cut(_plain(" " + ui.banner, "class:dim"), width))
     lines.append([])
+    lines += [_plain(" " + x, "bold") for x in tournament_lines(room, width - 2)]
     info = f" {plural(len(room.get('seats') or []), 'seat')}"
     if clock:
         info += f" · move clock {clock:g} s"
@@ -476,7 +489,8 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
     for s in room.get("seats") or []:
         me = s.get("seat") == ui.seat
         if s.get("kind") == "empty":
-            who, what = "(empty)", f"a {room.get('bots', 'medium')} bot sits here at the start"
+            level = str(room.get("bots", "medium"))
+            who, what = "(empty)", f"{'an' if level[:1] in 'aeiou' else 'a'} {level} bot sits here at the start"
         else:
             who = "You" if me else str(s.get("name"))
             what = s.get("kind", "")
@@ -556,7 +570,11 @@ def rooms_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     if ui.host_address:
         where += f" ({ui.host_address[0]}:{ui.host_address[1]})"
     lines = [_title(f"Rooms at {where}", ui.status_text(now) or _everywhere(ui), width)]
-    lines.append(cut(_plain(" " + ui.account_line(), "class:dim"), width))
+    account = ui.account_line()
+    key = f" · host key {ui.host_key}" if ui.host_key else ""  # as `lanmatch host` prints it: compare them
+    if len(account) + len(key) > width - 2:
+        account = account.replace(": practice rooms only.", ".")
+    lines.append(cut(_plain(" " + account + key, "class:dim"), width))
     head, texts = grid(ROOM_HEADS, [room_cells(r) for r in ui.rooms], width)
     lines.append(_plain(head, "bold"))
     if not ui.rooms:

@@ -133,6 +133,24 @@ class StoreKeeper:
             self._failed("move a profile to its new key", e)
             return 0, ("store_failed", f"{STORE_FAILED}: your profile is not recognised now; practice rooms still work.")
 
+    def begin_tournament(self, name: str, matches: int, rooms: list[str]) -> int | None:
+        """Keep a new tournament; its id, or None (logged) when the store failed:
+        the tournament is played, not kept."""
+        try:
+            return self.store.begin_tournament(name, matches, rooms, self.clock())
+        except (StoreError, sqlite3.Error) as e:
+            self._failed("keep a tournament", e)
+            return None
+
+    def tournament_result(self, tournament_id: int | None, result: dict[str, Any]) -> None:
+        """Keep one match's result of a kept tournament (a failure is logged)."""
+        if tournament_id is None:
+            return
+        try:
+            self.store.tournament_result(tournament_id, result)
+        except (StoreError, sqlite3.Error) as e:
+            self._failed("keep a tournament's result", e)
+
     def profile_by_id(self, profile_id: int) -> Profile:
         """A stored profile (resuming a match).
 

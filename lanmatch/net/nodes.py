@@ -29,6 +29,7 @@ from lanmatch.net.tls import Identity, machine_identity, short_fingerprint
 from lanmatch.protocol import DEFAULT_PORT
 from lanmatch.store import Store, StoreError, default_data_dir
 from lanmatch.table import RoomError
+from lanmatch.table.tournament import MAX_ROOMS
 
 log = logging.getLogger("lanmatch")
 
@@ -143,6 +144,7 @@ async def _serve(args: Any, store: Store | None, task_status: Any, listeners: li
             limits[flag] = max(1, getattr(args, flag))
     host = Host(name, bot_delay=getattr(args, "bot_delay", 0.0) or 0.0, store=store, tls=identity, **limits)
     adv: Advertiser | None = None
+    code = 0  # (a `return` inside the cancelled scope would be lost with its value)
     with trio.CancelScope() as scope:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_until_signal, scope)
@@ -158,24 +160,33 @@ async def _serve(args: Any, store: Store | None, task_status: Any, listeners: li
             if args.room and args.room in host.rooms:
                 log.info("--room %s: resumed from the store (its stored settings hold)", args.room)
             elif args.room:
+                tournament = getattr(args, "tournament", None)
+                count = getattr(args, "tournament_rooms", 1) if tournament else 1
+                names = [args.room] + [f"{args.room}-{k}" for k in range(2, count + 1)]
                 try:
-                    host.create_room(
-                        args.room,
-                        game=args.game,
-                        table=args.table,
-                        seats=args.seats,
-                        clock=args.clock,
-                        bot_level=args.bots,
-                        auto_start=True,
-                        start_after=args.start_after,
-                        rematch_after=getattr(args, "rematch_after", None) or 2.0,
-                        stake=getattr(args, "stake", 0) or 0,
-                    )
+                    if not 1 <= count <= MAX_ROOMS:
+                        raise RoomError("bad_room", f"--tournament-rooms is 1 to {MAX_ROOMS}, not {count}")
+                    for room in names:
+                        host.create_room(
+                            room,
+                            game=args.game,
+                            table=args.table,
+                            seats=args.seats,
+                            clock=args.clock,
+                            bot_level=args.bots,
+                            auto_start=True,
+                            start_after=args.start_after,
+                            rematch_after=getattr(args, "rematch_after", None) or 2.0,
+                            stake=getattr(args, "stake", 0) or 0,
+                        )
+                    if tournament is not None:
+                        host.lobby.create_tournament(args.room, tournament, names)
+                        log.info("tournament %s: %d matches over %s", args.room, tournament, ", ".join(names))
                 except RoomError as e:
                     print(f"lanmatch host: --room: {e.reason}", file=sys.stderr)
+                    code = 2
                     scope.cancel()
-                    return 2
-            if not args.no_mdns:
+            if code == 0 and not args.no_mdns:
                 adv = Advertiser(name, port, bind=args.bind)
                 try:
                     registered = await adv.start(host.summary())
@@ -185,10 +196,11 @@ async def _serve(args: Any, store: Store | None, task_status: Any, listeners: li
                 else:
                     print(f"advertised {registered}", flush=True)
                     nursery.start_soon(adv.follow, host)
-            task_status.started(port)
+            if code == 0:
+                task_status.started(port)
     if adv is not None:
         await adv.close()
-    return 0
+    return code
 
 
 async def bot_main(args: Any) -> int:

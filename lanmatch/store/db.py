@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import json
 import os
 import sqlite3
 import threading
@@ -1074,6 +1075,36 @@ class Store:
                 winners = tuple((r.outcome or {}).get("winners") or ())
                 out.append(MatchSummary(r.id, r.room, r.game, r.label, r.mode, r.kind, r.stake, r.status,
                                         r.started, r.ended, tuple(r.names()), winners, n))
+            return out
+
+    # -------------------------------------------------------------- tournaments
+
+    def begin_tournament(self, name: str, matches: int, rooms: list[str], now: float) -> int:
+        """Keep a new tournament; returns its id."""
+        with self._write(money=False) as c:
+            return c.execute("INSERT INTO tournaments (name, matches, rooms, created) VALUES (?, ?, ?, ?)",
+                             (name, matches, json.dumps(list(rooms)), now)).lastrowid
+
+    def tournament_result(self, tournament_id: int, result: dict[str, Any]) -> None:
+        """Keep one match's result (`Tournament.record`'s): its number, match, room and seats."""
+        with self._write(money=False) as c:
+            c.execute("INSERT INTO tournament_results (tournament_id, number, match_id, room, seats) "
+                      "VALUES (?, ?, ?, ?, ?)", (tournament_id, result["match"], result.get("match_id"),
+                                                 result["room"], json.dumps(result["seats"])))
+
+    def tournaments(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The latest tournaments, newest first: `{id, name, matches, rooms, created, results}`."""
+        with self._read() as c:
+            rows = c.execute("SELECT id, name, matches, rooms, created FROM tournaments ORDER BY id DESC LIMIT ?",
+                             (limit,)).fetchall()
+            out = []
+            for tid, name, matches, rooms, created in rows:
+                results = [{"match": n, "match_id": mid, "room": room, "seats": json.loads(seats)}
+                           for n, mid, room, seats in c.execute(
+                               "SELECT number, match_id, room, seats FROM tournament_results"
+                               " WHERE tournament_id = ? ORDER BY number", (tid,))]
+                out.append({"id": tid, "name": name, "matches": matches, "rooms": json.loads(rooms),
+                            "created": created, "results": results})
             return out
 
     # -------------------------------------------------------------- checking

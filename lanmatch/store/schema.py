@@ -264,6 +264,27 @@ _V4 = [
 ]
 
 
+_V5 = [
+    """CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        matches INTEGER NOT NULL CHECK (matches BETWEEN 1 AND 99),
+        rooms TEXT NOT NULL,
+        created REAL NOT NULL
+    )""",
+    """CREATE TABLE tournament_results (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        number INTEGER NOT NULL CHECK (number >= 1),
+        match_id INTEGER REFERENCES matches(id),
+        room TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, number)
+    ) WITHOUT ROWID""",
+    """CREATE TRIGGER tournament_results_no_update BEFORE UPDATE ON tournament_results
+       BEGIN SELECT RAISE(ABORT, 'tournament results are append-only'); END""",
+]
+
+
 def _edited(sql: str, changes: tuple[tuple[str, str], ...]) -> str:
     for old, new in changes:
         if sql.count(old) != 1:
@@ -328,6 +349,7 @@ MIGRATIONS: list[Migration] = [
     Migration(_statements(*_V2, _V2_RESULTS)),
     Migration(_v3, rebuilds=True),
     Migration(_statements(*_V4)),
+    Migration(_statements(*_V5)),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

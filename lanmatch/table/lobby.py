@@ -42,6 +42,7 @@ from lanmatch.table.names import look_alike, normal_name
 from lanmatch.table.referee import AUTOPILOT_PACE, Referee
 from lanmatch.table.room import Room, RoomError, Seat
 from lanmatch.table.session import Keeper, Match, RoomSession
+from lanmatch.table.tournament import Tournament
 
 
 @dataclass(frozen=True)
@@ -443,6 +444,28 @@ class Lobby:
         out.add(Post(session, (typ, peer, {"type": typ, "room": msg["room"], "password": msg.get("password", "")})))
 
     # ------------------------------------------------------------ rooms
+
+    def create_tournament(self, name: str, matches: int, rooms: list[str]) -> Tournament:
+        """A tournament of `matches` games over the rooms named `rooms` (made
+        already), kept in the store when the host has one.
+
+        Raises:
+            RoomError: `bad_room` (no such room, a room of another tournament, a bad count).
+        """
+        sessions = [self.rooms.get(r) for r in rooms]
+        if any(x is None for x in sessions):
+            raise RoomError("bad_room", f"A tournament's rooms must exist: {', '.join(rooms)}.")
+        if any(x.tournament is not None for x in sessions):
+            raise RoomError("bad_room", "A room counts for one tournament at a time.")
+        try:
+            t = Tournament(name, matches, tuple(rooms))
+        except ValueError as e:
+            raise RoomError("bad_room", f"That tournament cannot be played: {e}.") from None
+        if self.keeper is not None:
+            t.id = self.keeper.begin_tournament(name, matches, list(rooms))
+        for x in sessions:
+            x.tournament = t
+        return t
 
     def create_room(
         self,

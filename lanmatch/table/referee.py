@@ -79,6 +79,18 @@ CALL_WINDOW = 3.0
 AUTOPILOT_PACE = 0.67
 MISSES_TO_AUTOPILOT = 3
 
+BY_WORDS = {
+    "move": "time ran out: the host played it",
+    "autopilot": "autopilot",
+    "keep": "PLAY/KEEP time ran out",
+    "call": "call time ran out",
+    "catch": "catch time ran out",
+    "bot": "room bot",
+    "chance": "room bot, out of turn",
+}
+"""Who made a recorded action when it was not the seat's own choice (the
+referee's timer kinds, as the store's `by` keeps them), in words for a replay."""
+
 
 class Rejected(Exception):
     """An action refused by the referee. `code` is machine-readable, `reason` a sentence."""

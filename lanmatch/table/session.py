@@ -44,6 +44,7 @@ from lanmatch.table.bucket import TokenBucket
 from lanmatch.table.effects import INFO, WARNING, StopRoom, Views, error_message
 from lanmatch.table.referee import Due, Rejected
 from lanmatch.table.room import Room, RoomError
+from lanmatch.table.tournament import Tournament
 
 if TYPE_CHECKING:
     from lanmatch.table.lobby import Lobby, Peer
@@ -87,6 +88,10 @@ class Keeper(Protocol):
     def register(self, name: str, verifier: str) -> tuple[Any, int, tuple[str, str] | None]: ...
 
     def rekey(self, profile: Any, old: str, new: str) -> tuple[int, tuple[str, str] | None]: ...
+
+    def begin_tournament(self, name: str, matches: int, rooms: list[str]) -> int | None: ...
+
+    def tournament_result(self, tournament_id: int | None, result: dict[str, Any]) -> None: ...
     def profile_by_id(self, profile_id: int) -> Any: ...
     def names(self) -> list[str]: ...
     def balance(self, profile: Any, *, failed: str) -> int: ...
@@ -115,6 +120,7 @@ class RoomSession:
         self.lobby = lobby
         self.out = lobby.out
         self.keeper: Keeper | None = lobby.keeper
+        self.tournament: Tournament | None = None  # the tournament this room's games count for
         self.room = room
         self.seed = seed  # None: every deal from the lobby's rng; else game k is dealt from seed + k - 1
         self.owner: Peer | None = None
@@ -550,7 +556,11 @@ class RoomSession:
     # ------------------------------------------------------------ games
 
     def _auto_start(self, now: float) -> None:
-        """A headless room's start: a refusal is logged and tried again later."""
+        """A headless room's start: a refusal is logged and tried again later.
+        A room of a tournament with no match left deals nothing by itself."""
+        if self.tournament is not None and not self.tournament.may_deal(self.room.name):
+            self._start_at = None
+            return
         try:
             self._start(now)
         except RoomError as e:
@@ -576,6 +586,8 @@ class RoomSession:
         self._start_at = None
         self._rematch_at, self.open_rematch = None, False
         self.departed.clear()
+        if self.tournament is not None:
+            self.tournament.deal(room.name)
         self.out.log(INFO, "room %s: game %d started (%s%s)", room.name, room.games, room.table or room.game,
                      f", match {self.match.id}" if self.match is not None else "")
         self._send_room()
@@ -642,7 +654,9 @@ class RoomSession:
         room = self.room
         if room.game_ended():
             self.out.log(INFO, "room %s: game %d over: %s", room.name, room.games, room.referee.outcome["winners"])
+            match_id = self.match.id if self.match is not None else None
             self._finish()
+            self._tournament_game(match_id)
             if not self.auto_start:
                 self._rematch_at = now + REMATCH_WAIT
             if self.auto_start:
@@ -693,6 +707,8 @@ class RoomSession:
         back (each player told: `coins`, reason `refund`), unless the store
         refused too: the match stays live with its pot, resumed at the next start."""
         m, self.match = self.match, None
+        if self.tournament is not None:
+            self.tournament.abandoned(self.room.name)
         if m is not None:
             self._refunds(m, self.keeper.abandon(m, self.room.name))
 
@@ -702,6 +718,23 @@ class RoomSession:
                 profile = self.profile_of.get(s)
                 if kind == "player" and profile is not None:
                     self._tell_coins(profile, settlement.paid(profile.id), "refund", m.id)
+
+    def _tournament_game(self, match_id: int | None) -> None:
+        """A game ended in a room of a tournament: its result counts (kept in
+        the store); every room of the tournament is told the standings."""
+        t = self.tournament
+        if t is None:
+            return
+        result = t.record(self.room.name, self.public()["names"], self.room.referee.outcome, match_id)
+        if result is None:
+            return
+        if self.keeper is not None:
+            self.keeper.tournament_result(t.id, result)
+        self.out.log(INFO, "tournament %s: match %d of %d played in room %s", t.name, t.played, t.matches,
+                     self.room.name)
+        for other in self.lobby.rooms.values():
+            if other.tournament is t and other is not self:
+                other._send_room()
 
     def _finish(self) -> None:
         """The game ended: settle the stored match (the pot paid, the stats
@@ -783,6 +816,8 @@ class RoomSession:
             if seat["kind"] == "bot":
                 seat.update(name=name, left=True)  # a bot plays for the person who left
         info["names"] = [x["name"] for x in info["seats"]]  # the outcome's and the tally's seats, by name
+        if self.tournament is not None:
+            info["tournament"] = self.tournament.public()
         rating = getattr(self.keeper, "rating", None)  # a seated profile's rating (docs/protocol.md)
         if rating is not None:
             for s, p in self.profile_of.items():
