@@ -731,11 +731,12 @@ def domino_lines(view: dict[str, Any], w: Words, width: int) -> list[str]:
     if line:
         lines += _line_rows(line, width)
         ends = view.get("ends") or ["?", "?"]
-        lines.append(f"Open ends: left {ends[0]} · right {ends[1]}")
+        told = f"Open ends: left {ends[0]} · right {ends[1]}"
         e = last_play(view)
-        if e is not None and e.get("tile"):
+        if e is not None and e.get("tile"):  # the tile just played, on the same row (a big set's rows are few)
             who = "you" if w.you(e.get("seat")) else w.name(e.get("seat"))
-            lines.append(f"Just played: {tile_words(e['tile'])} on the {e.get('end')}, by {who}")
+            told += f" · just played: {tile_words(e['tile'])} by {who}"
+        lines.append(told)
     else:
         lines.append("Line: empty; the round's lead tile opens it")
     lines.append(f"Boneyard: {plural(view.get('boneyard', 0), 'tile')}")
