@@ -5,6 +5,8 @@ shows them, with the pips and the points, in a layer at 80x24 until a key or
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from _console import push, seated_ui, text
 
@@ -69,7 +71,7 @@ def test_the_round_screen_shows_every_rack_the_pips_and_the_points():
     assert ui.mode() == "round"
     screen = text(ui, now=100.0)
     assert "Round 1 is over" in screen
-    assert "You went out: you score 10, the pips left in the others' racks (10)." in " ".join(screen.split())
+    assert "You went out and score 10: the pips left in the others' racks (10)." in " ".join(screen.split())
     assert "+10   0 pips: out" in screen
     assert "10 pips: [6|4]" in screen, screen
     assert "Match points: You 10 · Bot 1 (medium) 0 (first to 100)" in screen
@@ -99,7 +101,7 @@ def test_a_blocked_round_says_who_held_the_fewest_pips():
     e = {"type": "round_end", "round": 3, "reason": "blocked", "winner": 1, "pips": [9, 4, 12], "points": 21,
          "scores": [0, 21, 5], "hands": [["6-3"], ["3-1"], ["6-6"]]}
     lines = round_end_lines(e, words, 74, 100)
-    assert lines[0] == ("The line is blocked; Bot 1 holds the fewest pips (4): Bot 1 scores 21, "
+    assert lines[0] == ("The line is blocked; Bot 1 holds the fewest pips (4) and scores 21: "
                         "the pips left in the others' racks (9 + 12).")
     tie = {**e, "winner": None, "pips": [4, 4, 12], "points": 0}
     assert round_end_lines(tie, words, 74)[0] == "The line is blocked; Ann and Bot 1 tie on 4 pips: nobody scores."
@@ -126,3 +128,7 @@ def test_a_big_set_s_round_screen_fits_80x24(table):
         if rack and len(rack) <= 6:
             assert " ".join(tile_words(t) for t in rack) in screen, screen
     assert "first to 1000)" in screen  # the match points wrap, never cut
+    box = [ln for ln in screen.splitlines() if "│" in ln]
+    assert not any("…" in ln for ln in box), screen
+    flat = " ".join(" ".join(ln.replace("│", " ") for ln in box).split())
+    assert re.search(rf"scores? {end['points']}: the pips left in the others' racks \(", flat), screen

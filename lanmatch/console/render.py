@@ -757,13 +757,12 @@ def round_end_lines(e: dict[str, Any], w: Words, width: int, target: int | None 
                  f"on {plural(low, 'pip')}: nobody scores."]
     else:
         others = " + ".join(str(p) for s, p in enumerate(pips) if s != win) or "0"
+        score = "score" if w.you(win) else "scores"
         if reason == "out":
-            how = f"{w.verb(win, 'went', 'went')} out"
+            how = f"{w.verb(win, 'went', 'went')} out and {score}"
         else:
-            how = f"The line is blocked; {w.verb(win, 'hold', 'holds')} the fewest pips ({pips[win]})"
-        scorer = "you score" if w.you(win) else f"{w.name(win)} scores"
-        lines = [f"{how}: {scorer} {points}, the pips left in the others' racks "
-                 f"({others})."]
+            how = f"The line is blocked; {w.verb(win, 'hold', 'holds')} the fewest pips ({pips[win]}) and {score}"
+        lines = [f"{how} {points}: the pips left in the others' racks ({others})."]
     names = [w.name(s) for s in range(len(pips))]
     namew = max((len(x) for x in names), default=4)
     for s, p in enumerate(pips):

@@ -719,7 +719,8 @@ def round_box(ui: Console, now: float | None, width: int, height: int) -> list[L
     """The "round" layer: a Dominoes round's end, every rack with its pips and the points."""
     e = ui.round_end or {}
     w = Words(ui.table, ui.names(), ui.seat if ui.seat is not None else -1, True)
-    body = [ansi_fragments(" " + x) for x in round_end_lines(e, w, width - 6, (ui.view or {}).get("target"))]
+    body = [row for x in round_end_lines(e, w, width - 6, (ui.view or {}).get("target"))
+            for row in wrap(ansi_fragments(" " + x), width - 4)]
     left = max(0.0, ui.round_until - now) if now is not None else 0.0
     body.append(_plain(f" Round {(ui.view or {}).get('round', '?')} is dealt: it shows in {left:.0f} s,"
                        f" or {keymap.bar(ui, 'round')[0]}.", "class:dim"))
