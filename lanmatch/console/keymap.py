@@ -168,7 +168,7 @@ def _scrolled(ui: Any) -> bool:
     return _has_log(ui) and ui.log_back > 0
 
 
-_HISTORY_HELP = ("PgUp/PgDn or [ ]", "scroll the move history back and forth (long lines wrap)")
+_HISTORY_HELP = ("PgUp/PgDn or [ ]", "scroll the move history back and forth")
 
 
 def _help_shown(ui: Any) -> bool:
@@ -181,8 +181,7 @@ KEYS: tuple[Key, ...] = (
         lambda ui: _playing(ui) and any(i.playable for i in ui.hand())),
     Key(("p",), "drawn", ("table",), "p play it", ("p", "PLAY the card you drew"), _plays_drawn, _plays_drawn,
         needs="drawn"),
-    Key(("p", "P"), "pause", ("table",), _pause_words, ("p", "pause: alone with bots the clocks stop (also while "
-        "this help is open); with other people they run on"), _playing, _paused),
+    Key(("p", "P"), "pause", ("table",), _pause_words, ("p", "pause (alone with bots)"), _playing, _paused),
     Key(("d",), "draw", ("table",), "d draw", ("d", "{draw}"), _playing, _offers("draw"), needs="draw"),
     Key(("k",), "keep", ("table",), "k keep", ("k", "KEEP it"), _playing, _offers("keep"), needs="keep"),
     Key(("s",), "pass", ("table",), "s pass", ("s", "{pass}"), _playing, _offers("pass"), needs="pass"),
