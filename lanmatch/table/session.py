@@ -8,7 +8,7 @@ who watches, who directs the room. The host's task for the room
 
 - `handle(type, peer, msg, now)`: one message from the room's inbox (`join`,
   `watch`, `resume`, `leave`, `gone`, `resync`, `start`, `rematch`, `kick`,
-  `act`);
+  `act`, `pause`: honoured for a person alone with bots, docs/protocol.md);
 - `deadline()`: when the room next has work without a message (the
   referee's next clock, a headless room's start); then `wake(now)` for the
   start timer and, while `timer_due(now)`, `due(now)` / `resolve(job,
