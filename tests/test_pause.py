@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import trio
 from _net import RawPeer, start_host
-from test_net_clock import Person, connect, my_turn, setup, wait_for
+from test_net_clock import my_turn, setup, wait_for
 
 from lanmatch.table.referee import Referee
 
