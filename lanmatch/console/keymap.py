@@ -191,7 +191,7 @@ KEYS: tuple[Key, ...] = (
     Key(("L",), "leave", ("table",), "L leave", ("L", "leave the room"), _playing, kinds=("join",)),
     # -- the table and the waiting room: chat, emotes, mutes, a watcher's seat (docs/console.md "Chat")
     Key(("j",), "sit", ("table", "waiting"), "j take the open seat", ("j", "a watcher takes a seat that opened"),
-        lambda ui: ui.may_sit()),
+        lambda ui: ui.watching, lambda ui: ui.may_sit()),
     Key(("t",), "talk", ("table", "waiting"), "t chat", ("t", "say something to the room (chat)"), _chatting,
         _chat_shown),
     Key(("e",), "emote", ("table", "waiting"), "e emote", ("e", "a quick emote: gg, gl, nice, oops, hurry"), _chatting,
