@@ -157,3 +157,44 @@ def test_quiet_sends_no_bell(tmp_path):
         t.keys("q")
         t.keys("y")
     assert data and b"\x07" not in data and b"]777;" not in data
+
+
+def test_quiet_is_a_flag_of_play_and_join():
+    from lanmatch.cli import build_parser
+
+    p = build_parser()
+    assert p.parse_args(["play", "--quiet"]).quiet and not p.parse_args(["play"]).quiet
+    assert p.parse_args(["join", "--quiet", "127.0.0.1:7272"]).quiet and not p.parse_args(["join"]).quiet
+
+
+def test_the_session_rings_bel_and_the_escape_and_nothing_when_quiet():
+    """`Session.ring` writes what the model noted to the terminal's output (and clears it)."""
+    from io import StringIO
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from lanmatch.console.app import Session
+    from lanmatch.console.model import Console
+
+    async def net(session, nursery):
+        return None
+
+    for quiet in (False, True):
+        buf = StringIO()
+        out = Vt100_Output(buf, lambda: Size(rows=24, columns=80), term="xterm")
+        with create_pipe_input() as inp, create_app_session(input=inp, output=out):
+            ui = Console("Ann", kind="play")
+            session = Session(ui, net)
+            session.quiet = quiet
+            session.env = {"TERM": "foot"}
+            ui.bells.append(("Kitchen", "Your turn."))
+            session.ring()
+            assert ui.bells == []
+        written = buf.getvalue()
+        if quiet:
+            assert "\a" not in written and "777" not in written
+        else:
+            assert written.endswith("\a\x1b]777;notify;Kitchen;Your turn.\x1b\\"), repr(written)
