@@ -4,7 +4,9 @@
 `lanmatch join 127.0.0.1:PORT` (their own HOME), sit, and the game starts.
 Ann types a line (`t`), Bob sees it in his log; Bob sends an emote (`e`,
 `g`), Ann sees it; Ann mutes Bob (`M`, his seat) and his next line is not
-shown to her, while Bob still sees his own.
+shown to her, while Bob still sees his own. Cat comes late: Enter on the
+playing room offers to watch it; she watches, the players' tables say
+"Watching: Cat", and her emote reaches them both.
 """
 
 from __future__ import annotations
@@ -94,5 +96,17 @@ def test_two_consoles_chat_emote_and_mute_over_a_real_host(tmp_path):
             bob.wait_for(lambda s: "Ann says: still talking" in s, timeout=10)
             ann.wait_for(lambda s: "You say: still talking" in s, timeout=10)
             assert "are you there" not in ann.screen()  # Bob's line came before Ann's: it was hidden
+            with Tmux(f"{cmd} Cat", _env(tmp_path / "cat")) as cat:  # a late comer: the room plays
+                cat.wait_for(lambda s: " R " in s or "R  " in s, timeout=20)
+                cat.keys("Enter")
+                cat.wait_for(lambda s: "R is playing" in s and "watch it" in s, timeout=10)
+                cat.keys("w")
+                cat.wait_for(lambda s: "Spectating" in s and "Watching: Cat" in s, timeout=20)
+                ann.wait_for(lambda s: "Watching: Cat" in s, timeout=10)
+                cat.keys("e")
+                cat.wait_for(lambda s: "Say quickly" in s, timeout=10)
+                cat.keys("n")
+                bob.wait_for(lambda s: "Cat (watching) says: Nice one!" in s, timeout=10)
+                ann.wait_for(lambda s: "Cat (watching) says: Nice one!" in s, timeout=10)
     finally:
         stop_process(host)
