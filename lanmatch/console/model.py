@@ -43,7 +43,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lanmatch.console import keymap
-from lanmatch.console.chat import CHAT_KEEP, EMOTE_KEYS, EMOTE_WORDS, EMOTES, MAX_CHAT, Mutes, chat_line
+from lanmatch.console.chat import (
+    CHAT_KEEP,
+    EMOTE_KEYS,
+    EMOTE_WORDS,
+    EMOTES,
+    MAX_CHAT,
+    Mutes,
+    chat_line,
+)
 from lanmatch.console.render import (
     Pieces,
     Words,
