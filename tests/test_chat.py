@@ -195,3 +195,35 @@ async def test_chat_over_real_sockets_reaches_seats_and_watchers(nursery):
     assert not [x for x in ann.got if x["type"] == "chat" and x.get("text") == "hi \u202e there"]
     for p in (ann, cat, dan):
         await p.aclose()
+
+
+async def test_python_bot_nodes_play_on_through_a_watchers_chat(nursery):
+    """lanmatch's own bot nodes (`BotNode`) pass over `chat` as the JavaScript node does."""
+    import trio
+    from _net import play_bots
+
+    host = await start_host(nursery)
+    host.create_room("R", game="colormatch", table="classic", seats=3, auto_start=True, start_after=0.3,
+                     bot_level="easy")
+    cat = await RawPeer.open(host.port)
+    await cat.expect("host")
+    await cat.hello("Cat")
+    await cat.send({"type": "watch", "room": "R"})
+    await cat.expect("watching")
+
+    async def talk() -> None:
+        for k in range(5):
+            await cat.send({"type": "chat", "text": f"go bots {k}"} if k % 2 else {"type": "chat", "emote": "hurry"})
+            await trio.sleep(0.1)
+
+    nursery.start_soon(talk)
+    nodes = await play_bots(host.port, "R", ["easy", "medium"])
+    assert all(n.done for n in nodes)  # each exited 0 with its game played (play_bots checks the codes)
+    relayed = 0
+    with trio.move_on_after(2):
+        while relayed < 5:
+            m = await cat.recv(2.0)
+            assert m is not None
+            relayed += m["type"] == "chat"
+    assert relayed == 5  # the watcher's five lines went to the room (the bots among it) and back
+    await cat.aclose()
