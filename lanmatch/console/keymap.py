@@ -143,14 +143,6 @@ def _catch_words(ui: Any) -> str:
     return "x " + ui.catch_words(getattr(ui, "bar_now", None))
 
 
-def _rematch_words(ui: Any) -> str:
-    return "r rematch" if ui.may_direct() else "(the creator deals the rematch)"
-
-
-def _stake_words(ui: Any) -> str:
-    return "Enter " + ("create" if (ui.pending or {}).get("what") == "create" else "join")
-
-
 def _chatting(ui: Any) -> bool:
     """In a room (seated or watching): chat keys work."""
     return ui.room is not None and (ui.seat is not None or ui.watching)
@@ -159,6 +151,14 @@ def _chatting(ui: Any) -> bool:
 def _chat_shown(ui: Any) -> bool:
     """The key bar offers chat when nothing more urgent is asked (a watcher, the waiting room, a game over)."""
     return _chatting(ui) and (ui.seat is None or ui.screen_mode() == "waiting" or not _playing(ui))
+
+
+def _rematch_words(ui: Any) -> str:
+    return "r rematch" if ui.may_direct() else "(the creator deals the rematch)"
+
+
+def _stake_words(ui: Any) -> str:
+    return "Enter " + ("create" if (ui.pending or {}).get("what") == "create" else "join")
 
 
 def _help_shown(ui: Any) -> bool:

@@ -342,6 +342,13 @@ class Console:
         self.banner = ""  # a standing note under the title (e.g. "advertised on the LAN")
         self.status = ""  # connection trouble, shown in the title bar
         self.reconnect_until: float | None = None  # reconnecting until then (monotonic), counted down on screen
+        # chat, the turn bell, watching (docs/console.md "Chat", "The turn bell", "Watching")
+        self.mutes = Mutes()  # whose talk is not shown
+        self.chat: list[str] = []  # the room's chat lines shown (the waiting room shows the last ones)
+        self.chat_ok = True  # False once the host said it does not know `chat` (an older host)
+        self.bells: list[tuple[str, str]] = []  # (title, body) of bells due: the application rings and clears them
+        self.watch_password = ""  # the password this console watches its room with (a seat there needs it too)
+        self._seat_offered: tuple[Any, ...] | None = None  # the room state a watcher was last offered a seat in
         # lobby
         self.hosts: list[HostRow] = []
         self.host_sel = 0
@@ -380,13 +387,6 @@ class Console:
         self.known_names: dict[int, str] = {}  # the last name each seat of this room had (for departed seats)
         self.returning: dict[str, Any] | None = None  # a seat kept on this machine, being taken back
         self._resumed: dict[str, Any] | None = None  # ... taken back: the next view tells what was played meanwhile
-        # chat, the turn bell, watching (docs/console.md "Chat", "The turn bell", "Watching")
-        self.mutes = Mutes()  # whose talk is not shown
-        self.chat: list[str] = []  # the room's chat lines shown (the waiting room shows the last ones)
-        self.chat_ok = True  # False once the host said it does not know `chat` (an older host)
-        self.bells: list[tuple[str, str]] = []  # (title, body) of bells due: the application rings and clears them
-        self.watch_password = ""  # the password this console watches its room with (a seat there needs it too)
-        self._seat_offered: tuple[Any, ...] | None = None  # the room state a watcher was last offered a seat in
 
     # ------------------------------------------------------------ reading
 

@@ -307,13 +307,13 @@ PEER: dict[str, dict[str, Field]] = {
     },
     "join": {"room": req(ROOM), "seat": opt(nil(SEAT)), "password": opt(s(0, 64))},
     "watch": {"room": req(ROOM), "password": opt(s(0, 64))},
+    "chat": {"text": opt(s(1, MAX_CHAT)), "emote": opt(s(1, 8, EMOTES))},  # exactly one of the two (the room checks)
     "leave": {},
     "start": {},
     "rematch": {},
     "kick": {"seat": req(SEAT)},
     "act": {"state_id": req(i(0, MAX_INT)), "action": req(action()), "seat": opt(SEAT)},
     "resync": {},
-    "chat": {"text": opt(s(1, MAX_CHAT)), "emote": opt(s(1, 8, EMOTES))},  # exactly one of the two (the room checks)
 }
 
 # ---------------------------------------------------------------- host -> peer

@@ -247,6 +247,8 @@ class RoomSession:
         try:
             if typ == "act":
                 self._act(peer, msg, now)
+            elif typ == "chat":
+                self._chat(peer, msg, now)
             elif typ == "join":
                 self._join(peer, msg, now)
             elif typ == "watch":
@@ -266,8 +268,6 @@ class RoomSession:
                 self._gone(peer, now)
             elif typ == "resync":
                 self._snapshot(peer, now)
-            elif typ == "chat":
-                self._chat(peer, msg, now)
             elif typ in ("start", "rematch"):
                 self._may_direct(peer, typ)
                 if typ == "rematch" and room.state != "over":
