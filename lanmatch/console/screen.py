@@ -28,6 +28,7 @@ import textwrap
 from typing import Any
 
 from lanmatch.console import keymap
+from lanmatch.console.chat import watchers_line
 from lanmatch.console.model import LEAVING_FEE_PERCENT, Console, RoomForm, coins_words, leaving_fee
 from lanmatch.console.render import (
     Words,
@@ -368,6 +369,7 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     if ui.banner:
         top.append(cut(_plain(" " + ui.banner, "class:dim"), width))
     top += _seat_block(ui, w, now, width, far_room=True)
+    top += _watchers(ui, width)
     middle = pieces.middle(v, w, width - 2)
     for text in middle:
         style = "class:warn" if text.startswith(("Penalty", "Bomb", "Midnight", "*** ONE")) else ""
@@ -461,6 +463,7 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
             if room.get("creator") == s.get("seat"):
                 what += ", creator"
         lines.append(cut(_plain(f"  {s.get('seat')}  {who:<22} {what}", "bold" if me else ""), width))
+    lines += _watchers(ui, width)
     lines.append([])
     if room.get("state") == "playing":
         lines.append(_plain(" The game is being dealt…"))
@@ -470,7 +473,21 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
         lines.append(_plain(f" Press {keymap.key_name('start', 'waiting')} to start: the empty seats get bots.", "bold"))
     else:
         lines.append(_plain(" Waiting for the room's creator to start the game…"))
-    return _with_footer(ui, lines, width, height)
+    return _with_footer(ui, lines + _chat_block(ui, width, height - len(lines) - 3), width, height)
+
+
+def _watchers(ui: Console, width: int) -> list[Line]:
+    """`Watching: Bob, Cat` under the seats, when anybody watches (chat.watchers_line)."""
+    text = watchers_line(ui.room, width - 2)
+    return [cut(_plain(" " + text, "class:dim"), width)] if text else []
+
+
+def _chat_block(ui: Console, width: int, rows: int) -> list[Line]:
+    """The waiting room's last chat lines, in the rows left (none: nothing)."""
+    if rows < 2 or not ui.chat:
+        return []
+    said = ui.chat[-(rows - 1):]
+    return [_rule("Chat", width), *(cut(_plain(" " + x, "bold" if x.startswith("You ") else ""), width) for x in said)]
 
 
 def connecting_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
@@ -675,7 +692,9 @@ def _keys_of(ui: Console) -> Line:
 def overlay_box(ui: Console, width: int, height: int = 24) -> list[Line] | None:
     if ui.prompt is not None:
         p = ui.prompt
-        shown = ("•" * len(p.value) if p.secret else p.value) + "█"
+        room = max(10, width - 8)  # a long text shows its end, where the typing is
+        value = p.value if p.secret or len(p.value) < room else "…" + p.value[-(room - 1):]
+        shown = ("•" * len(value) if p.secret else value) + "█"
         return _box(p.title, [_plain(" " + shown + " " * 24), _keys_of(ui)], width)
     if ui.overlay == "help":
         lines = help_lines(ui)
