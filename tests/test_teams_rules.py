@@ -345,3 +345,30 @@ def test_a_dominoes_bot_leaves_an_end_its_partner_can_follow():
     assert partner_legal(view, legal) == [legal[1]]
     bot = make_bot("medium", game="dominoes", seat=0, seed=1)
     assert bot.choose(view, legal) == legal[1]
+
+
+def test_hards_look_ahead_counts_a_world_its_partner_wins_as_a_team_win():
+    from types import SimpleNamespace
+
+    g = chain_game("standard")
+    bot = make_bot("hard", game="colormatch", table="standard", seat=0, seed=1)
+    won_by_mate = SimpleNamespace(n=4, over=True, winners=[2])
+    bot.choose(g.view(0), g.legal_actions(0)) if g.legal_actions(0) else None
+    bot.mate = 2  # what `choose` sets from a partners view
+    assert bot.judge(won_by_mate, 0) == 1.0
+    assert bot.judge(SimpleNamespace(n=4, over=True, winners=[1]), 0) == 0.0
+    bot.mate = None  # a view without `teams`
+    assert bot.judge(won_by_mate, 0) == 0.0
+
+
+def test_choose_reads_the_partner_from_the_view():
+    g = chain_game("standard")
+    play_chain(g, plays=2)  # seat 0 to act
+    bot = make_bot("medium", game="colormatch", table="standard", seat=0, seed=1)
+    bot.choose(g.view(0), g.legal_actions(0))
+    assert bot.mate == 2
+    plain = new_game("colormatch", table="standard", players=4, seed=1)
+    s = plain.view(0)["turn"]
+    other = make_bot("medium", game="colormatch", table="standard", seat=s, seed=1)
+    other.choose(plain.view(s), plain.legal_actions(s))
+    assert other.mate is None

@@ -19,7 +19,9 @@ actions before the bot's own `choose` (and `declines`) look at them:
    it lacks (a partner that drew or passed facing ends [a, b] holds neither
    until it plays again).
 
-What remains is the bot's own choice. A view without `teams` changes nothing.
+What remains is the bot's own choice. A bot that judges simulated worlds
+(Hard's look-ahead) counts a world its partner wins as a win for itself
+(`PartnerJudge`). A view without `teams` changes nothing.
 """
 
 from __future__ import annotations
@@ -153,7 +155,26 @@ class PartnerAware:
         return super().declines(view, kind)  # type: ignore[misc]
 
     def choose(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> dict[str, Any]:
+        teams = view.get("teams") and view.get("players") == T.SEATS and type(view.get("seat")) is int
+        self.mate = T.partner(view["seat"]) if teams else None
         return super().choose(view, partner_legal(view, legal_actions) or legal_actions)  # type: ignore[misc]
+
+
+class PartnerJudge(PartnerAware):
+    """For a bot that judges simulated worlds (Hard's look-ahead, `judge(w,
+    me)`): a world the partner wins is a world the team wins, and an
+    unfinished one is worth the seat's chance plus its partner's."""
+
+    mate: int | None = None
+
+    def judge(self, w: Any, me: int) -> float:
+        mate = self.mate
+        judge = super().judge  # type: ignore[misc]
+        if mate is None or getattr(w, "n", 0) != T.SEATS:
+            return judge(w, me)
+        if w.over:
+            return 1.0 if (me in w.winners or mate in w.winners) else 0.0
+        return judge(w, me) + judge(w, mate)
 
 
 _CLASSES: dict[type, type] = {}
@@ -166,7 +187,8 @@ def partnered(bot: Any) -> Any:
         return bot
     made = _CLASSES.get(cls)
     if made is None:
-        made = _CLASSES[cls] = type(cls.__name__, (PartnerAware, cls), {"__module__": cls.__module__,
+        front = PartnerJudge if hasattr(cls, "judge") else PartnerAware
+        made = _CLASSES[cls] = type(cls.__name__, (front, cls), {"__module__": cls.__module__,
                                                                         "__qualname__": cls.__qualname__})
     bot.__class__ = made
     return bot
