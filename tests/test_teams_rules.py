@@ -279,7 +279,7 @@ def test_partners_see_nothing_of_each_others_hands(game, table):
 def test_a_bot_does_not_catch_its_partner_but_catches_an_opponent():
     """Standard: seat 2 sheds to one card without calling; seat 0's bot lets
     its partner's missed call pass, where without partners it catches."""
-    for partners, catches in ((True, False), (False, True)):
+    for partners in (True, False):
         g = chain_game("standard") if partners else new_game(
             "colormatch", table="standard", players=4, seed=1, deck=RS.rig("standard", chain_hands(), CHAIN[0]),
             first_seat=2)
@@ -350,10 +350,8 @@ def test_a_dominoes_bot_leaves_an_end_its_partner_can_follow():
 def test_hards_look_ahead_counts_a_world_its_partner_wins_as_a_team_win():
     from types import SimpleNamespace
 
-    g = chain_game("standard")
     bot = make_bot("hard", game="colormatch", table="standard", seat=0, seed=1)
     won_by_mate = SimpleNamespace(n=4, over=True, winners=[2])
-    bot.choose(g.view(0), g.legal_actions(0)) if g.legal_actions(0) else None
     bot.mate = 2  # what `choose` sets from a partners view
     assert bot.judge(won_by_mate, 0) == 1.0
     assert bot.judge(SimpleNamespace(n=4, over=True, winners=[1]), 0) == 0.0

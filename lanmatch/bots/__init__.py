@@ -84,7 +84,8 @@ def make_bot(level: str, game: str = "colormatch", table: str | None = None, sea
         raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")
     spec = get_game(game)
     name = spec.table_name(table)
-    from lanmatch.bots.partners import partnered  # partner sense at a partners table (the view's `teams`)
+    # partner sense at a partners table (the view's `teams`)
+    from lanmatch.bots.partners import partnered
 
     if spec.bots is None:
         from lanmatch.bots import generic

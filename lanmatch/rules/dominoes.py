@@ -41,9 +41,9 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from lanmatch.rules.errors import IllegalAction
 from lanmatch.rules.teams import TEAMS, lowest_team, team_of, team_sums, view_key, winners_of
 from lanmatch.rules.teams import check as check_teams
-from lanmatch.rules.errors import IllegalAction
 
 TARGET = 100
 """Match points that end the match (``options={"target": N}`` changes it)."""
