@@ -6,6 +6,7 @@ win as each partner beating each opponent (partners play no game together).
 
 from __future__ import annotations
 
+import pytest
 import trio
 from _net import LOOPBACK, start_host
 from test_host_store import Player, conserved, profile, store, until  # noqa: F401 (the store fixture)
@@ -13,9 +14,10 @@ from test_host_store import Player, conserved, profile, store, until  # noqa: F4
 from lanmatch.store.rating import pairwise
 
 
-async def test_a_coin_room_with_partners_splits_the_pot_between_the_winning_partners(nursery, store):  # noqa: F811
+@pytest.mark.parametrize(("game", "table"), [("colormatch", "standard"), ("dominoes", None)])
+async def test_a_coin_room_with_partners_splits_the_pot_between_the_winning_partners(nursery, store, game, table):  # noqa: F811
     host = await start_host(nursery, store=store)
-    host.create_room("Pairs", game="colormatch", table="standard", seats=4, stake=50, auto_start=True,
+    host.create_room("Pairs", game=game, table=table, seats=4, stake=50, auto_start=True,
                      start_after=0.3, bot_level="easy", options={"teams": True})
     summary = host.rooms["Pairs"].room.summary()
     assert summary["teams"] is True and summary["seats"] == 4
