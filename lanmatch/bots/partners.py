@@ -15,8 +15,8 @@ actions before the bot's own `choose` (and `declines`) look at them:
    bot itself not going out): Color Match prefers a play that hands the turn
    straight to the partner (a Skip over the opponent between them, or a
    penalty that skips its victim at a table where penalties are dealt at
-   once); Dominoes prefers plays that leave an end the partner has not shown
-   it lacks (a partner that drew or passed facing ends [a, b] holds neither
+   once: a colored +2, never a Wild +4); Dominoes prefers plays that leave
+   an end the partner has not shown it lacks (a partner that drew or passed facing ends [a, b] holds neither
    until it plays again).
 
 What remains is the bot's own choice. A bot that judges simulated worlds
@@ -94,7 +94,7 @@ def _helps_colormatch(view: dict[str, Any], action: dict[str, Any], mate: int) -
         return True
     spec = find_table(view.get("game") or "", view.get("table"))
     queued = (view.get("options") or {}).get("stacking") or getattr(spec, "queue", True)  # a pile waits: the victim may pass it on
-    return not queued and sym in ("+2", "+4", "+1", "+5")
+    return not queued and sym in ("+2", "+1", "+5")  # not a Wild +4: it may be a bluff, and it is worth keeping
 
 
 def _mate_lacks(view: dict[str, Any], mate: int) -> set[int]:
