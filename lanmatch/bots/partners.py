@@ -16,8 +16,8 @@ actions before the bot's own `choose` (and `declines`) look at them:
    straight to the partner (a Skip over the opponent between them, or a
    penalty that skips its victim at a table where penalties are dealt at
    once: a colored +2, never a Wild +4); Dominoes prefers plays that leave
-   an end the partner has not shown it lacks (a partner that drew or passed facing ends [a, b] holds neither
-   until it plays again).
+   an end the partner has not shown it lacks (a partner that drew or
+   passed facing ends [a, b] holds neither until it plays again).
 
 What remains is the bot's own choice. A bot that judges simulated worlds
 (Hard's look-ahead) counts a world its partner wins as a win for itself
