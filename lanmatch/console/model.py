@@ -71,7 +71,7 @@ Intent = tuple
 LOG_KEEP = 300
 LEVELS = ("easy", "medium", "hard")
 MODES = ("single", "match", "daily")
-NOT_OPTIONS = ("mode", "target", "date")  # table options the form sets elsewhere (or never)
+NOT_OPTIONS = ("mode", "target", "date", "teams")  # table options the form sets elsewhere (or never)
 STAKES = (10, 25, 50, 100, 250)  # the coin stakes the form offers (those not above the balance)
 PROFILE_MAX_SEATS = 6  # a room made by a peer with a profile (a guest's: GUEST_MAX_SEATS)
 LEAVING_FEE_PERCENT = 10
@@ -229,7 +229,9 @@ class RoomForm:
         rows += ["seats", "clock"]
         if takes_mode(self.game, self.table):
             rows.append("mode")
-        rows += ["stake", "bots", "password", "create"]
+        rows += ["stake", "bots", "password"]
+        rows += ["teams"] if self.seats == 4 and "teams" in getattr(find_table(self.game, self.table), "options", ()) else []
+        rows += ["create"]
         return rows
 
     def current(self) -> str:
@@ -266,6 +268,8 @@ class RoomForm:
             return f"practice only ({self.stake_note})"
         if row == "bots":
             return f"{self.bots} bots in empty seats"
+        if row == "teams":
+            return "partners: seats 1+3 against 2+4" if self.options.get("teams") else "off (each for themselves)"
         return ""
 
     def change(self, row: str, step: int) -> None:
@@ -282,8 +286,9 @@ class RoomForm:
                 self.table = get_game(self.game).default_table
         elif row == "table":
             self.table = cycle(tuple(get_game(self.game).tables), self.table)
-        elif row.startswith("opt:"):
-            self.options[row[4:]] = not self.options.get(row[4:])
+        elif row.startswith("opt:") or row == "teams":
+            key = row[4:] if row != "teams" else row
+            self.options[key] = not self.options.get(key)
         elif row == "seats":
             self.seats = cycle(range(get_game(self.game).min_players, self.seat_limit() + 1), self.seats)
         elif row == "stake":
@@ -314,6 +319,8 @@ class RoomForm:
             opts = {o: True for o in bool_options(self.game, self.table) if self.options.get(o)}
             if opts:
                 fields["options"] = opts
+        if self.options.get("teams") and "teams" in self.rows():
+            fields.setdefault("options", {})["teams"] = True
         if self.clock is not None:
             fields["clock"] = self.clock
         if self.mode != "single":

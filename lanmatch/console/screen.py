@@ -529,7 +529,7 @@ def room_cells(r: dict[str, Any]) -> list[str]:
     clock = r.get("clock")
     return [
         str(r.get("name")),
-        title_of(r.get("game", ""), r.get("table")),
+        title_of(r.get("game", ""), r.get("table")) + (" · partners" if r.get("teams") else ""),
         f"{r.get('free', 0)}/{r.get('seats', 0)}",
         str(r.get("state", "")),
         "" if not clock else ("10 min" if clock >= 600 else _secs(float(clock))),
@@ -565,7 +565,7 @@ def rooms_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
 
 
 FORM_LABELS = {"name": "Name", "game": "Game", "table": "Table", "seats": "Seats", "clock": "Move clock",
-               "mode": "Mode", "stake": "Stake", "bots": "Bots", "password": "Password", "create": ""}
+               "mode": "Mode", "stake": "Stake", "bots": "Bots", "password": "Password", "teams": "Partners", "create": ""}
 
 
 def form_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
