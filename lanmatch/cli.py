@@ -117,6 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--plain", action="store_true",
                       help="for screen readers and simple terminals: every change one sentence, numbered choices, "
                            "no full screen, no clock (also when TERM=dumb)")
+    play.add_argument("--quiet", action="store_true",
+                      help="no turn bell: no terminal bell (BEL) and no desktop notification when your turn comes")
 
     host = sub.add_parser(
         "host",
@@ -228,6 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--plain", action="store_true",
                       help="for screen readers and simple terminals (also when TERM=dumb): the rooms and the table "
                            "in sentences, numbered choices; needs HOST:PORT")
+    join.add_argument("--quiet", action="store_true",
+                      help="no turn bell: no terminal bell (BEL) and no desktop notification when your turn comes")
     join.add_argument("address", nargs="?", metavar="HOST:PORT", help="the host (default: browse mDNS)")
 
     bot = sub.add_parser(

@@ -138,6 +138,12 @@ def tour() -> list[Console]:
         gone = seated_ui(g, kind=kind)
         gone.host_gone()
         out.append(gone)
+    watcher = Console("Ann", kind="join")  # a watcher offered a seat between games: j, t, e, M
+    watcher.on_message({"type": "watching", "room": "R"}, 0.0)
+    over_room = room_msg(3, state="over", creator=1)
+    over_room["room"].update(free=1, open_seats=[0], watchers=["Ann"], spectators=1)
+    watcher.on_message(over_room, 0.0)
+    out.append(watcher)
     lobby = Console("Ann")
     lobby.set_hosts([HostRow("Kitchen", "10.0.0.2", 7070, "2", "3", "colormatch,dominoes", True)])
     out.append(lobby)

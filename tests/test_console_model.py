@@ -471,7 +471,10 @@ def test_rooms_a_seat_a_password_and_joining():
     ui.on_message({"type": "watching", "seq": 5, "room": "Locked"}, 0.0)
     assert ui.screen == "rooms" and ui.picker is not None
     assert ui.press("f") == [("send", "join", {"room": "Locked", "password": "pw"})]
-    assert ui.press("w") == [("send", "watch", {"room": "Locked"})]
+    assert ui.press("w") == [] and ui.prompt is not None and ui.prompt.purpose == "watch"  # watching asks it too
+    for ch in "pw":
+        ui.press(ch)
+    assert ui.press("enter") == [("send", "watch", {"room": "Locked", "password": "pw"})]
     ui.on_message({"type": "seated", "room": "Open", "seat": 2, "token": "1" * 32}, 0.0)
     ui.on_message(room_msg(4, table="siege", state="open", creator=0), 0.0)
     assert ui.screen == "waiting"
@@ -669,12 +672,15 @@ def test_enter_on_a_playing_room_asks_the_host_for_this_profiles_seat_there():
     ui.on_message({"type": "error", "code": "started", "fatal": False, "ref": "join", "message": "host words"}, 0.0)
     assert ui.message == "Pot is playing and you have no seat there; seats open again after the game."
     assert ui.checking is None
+    assert ui.picker is not None and "Pot is playing" in ui.picker.title  # the offer to watch it
+    assert ui.press("escape") == [] and ui.picker is None
     assert ui.press("enter") == [("send", "join", {"room": "Pot"})]
     ui.on_message({"type": "seated", "room": "Pot", "seat": 2, "token": "0" * 32}, 0.0)
     assert ui.message == "Connected again: back at seat 2 of Pot." and ui.seat == 2
     guest = coin_lobby(balance=None)
     guest.on_message({"type": "rooms", "rooms": playing}, 0.0)
     assert guest.press("enter") == [] and "Pot is playing" in guest.message
+    assert guest.press("w") == [] and guest.prompt.purpose == "watch"  # the offer to watch: its password first
 
 
 def coin_table(balance: int = 1000) -> tuple[Console, object]:

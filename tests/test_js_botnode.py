@@ -241,3 +241,53 @@ def test_js_botnode_sends_a_stranger_nothing_and_says_so_in_one_line(answer: byt
     (line,) = res.stderr.strip().splitlines()
     assert f"127.0.0.1:{stranger.port} is not a lanmatch host" in line and why in line, line
     assert only_a_client_hello(stranger.got)  # the TLS handshake's first message, and nothing else
+
+
+def test_js_botnode_passes_over_the_rooms_chat_while_it_plays(tmp_path: Path) -> None:
+    """A watcher chats (texts and emotes) in the room all through the game
+    the JavaScript node plays: the node, which knows no `chat`, passes over
+    every one (docs/protocol.md, "Chat") and finishes its game."""
+    import trio
+    from _net import RawPeer
+
+    proc, addr = _start_host(tmp_path, [*HEADLESS, "--table", "classic"])
+    port = int(addr.rsplit(":", 1)[1])
+    relayed: list[dict] = []
+    seated: list[bool] = []
+    try:
+        node = subprocess.Popen([NODE, str(BOTNODE), addr, "R", "js bot", "--timeout", "25"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+        async def chatter() -> None:
+            cat = await RawPeer.open(port)
+            await cat.expect("host")
+            await cat.hello("Cat")
+            await cat.send({"type": "watch", "room": "R"})
+            await cat.expect("watching")
+            with trio.move_on_after(28):
+                while not seated:  # the node sits: from now on it is sent the room's chat
+                    m = await cat.recv(5.0)
+                    assert m is not None
+                    if m["type"] == "room" and any(x.get("name") == "js bot" for x in m["room"]["seats"]):
+                        seated.append(True)
+                for k in range(5):  # the host's chat burst (docs/protocol.md, "Chat")
+                    await cat.send({"type": "chat", "emote": "gg"} if k % 2 else {"type": "chat", "text": f"line {k}"})
+                    await trio.sleep(0.05)
+                while node.poll() is None:
+                    with trio.move_on_after(0.2):
+                        m = await cat.recv(1.0)
+                        if m is None:
+                            break
+                        if m["type"] == "chat":
+                            relayed.append(m)
+            await cat.aclose()
+
+        trio.run(chatter)
+        out, err = node.communicate(timeout=30)
+    finally:
+        _stop(proc)
+    log = (tmp_path / "host.log").read_text(errors="replace")[-3000:]
+    assert node.returncode == 0, f"botnode exited {node.returncode}\nstderr: {err}\nhost log:\n{log}"
+    m = OUTCOME.match(out.strip().splitlines()[-1])
+    assert m and int(m["actions"]) > 0, out
+    assert len(relayed) == 5, "the watcher's chat was not relayed while the node sat in the room"

@@ -88,7 +88,7 @@ def test_with_another_person_the_clocks_run_on_and_the_help_says_so():
     assert not ui.alone_with_bots()
     assert ui.press("?") == []
     screen = " ".join(text(ui).split())
-    assert "with other people at the table it runs on" in screen
+    assert "p pauses the clocks alone with bots; with people they run on." in screen
     assert ui.press("x") == []
     assert ui.press("p") == [] and "With other people at the table the clocks run on" in ui.message
     assert clock(text(ui, now=4.0)) == "26"

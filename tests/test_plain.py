@@ -347,6 +347,7 @@ async def test_plain_join_takes_a_seat_in_a_listed_room_and_deals_it(nursery, tm
                      seed=3)
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     rng = random.Random(2)
+    said = []
 
     def pick(prompt: str, n: int, text: str) -> str:
         last = "\n".join(text.rstrip("\n").splitlines()[-4:])
@@ -356,8 +357,12 @@ async def test_plain_join_takes_a_seat_in_a_listed_room_and_deals_it(nursery, tm
             return "1"
         if "deal now" in last:
             return "1"
+        if prompt.startswith("Your move") and not said:  # a word to the room first ("say ..." at any prompt)
+            said.append(1)
+            return "say good luck, bot"
         return str(rng.randint(1, n))
 
     text = await _join_plain(host.port, env, pick)
     assert "You sit at seat 0 of Kitchen." in text
+    assert "You say: good luck, bot." in text  # the host relayed it back, told as a sentence
     assert re.search(r"^Game over.*Points: ", text, re.M), text[-2000:]

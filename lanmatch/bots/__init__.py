@@ -72,7 +72,8 @@ def make_bot(level: str, game: str = "colormatch", table: str | None = None, sea
     The game's declaration says where its bots live (`Game.bots`, a
     "module:function" factory called as `factory(level, table, seat, seed)`,
     imported on first use); a game that declares none gets the generic bots
-    (`lanmatch.bots.generic`). `table` is passed as the wire carries it: the
+    (`lanmatch.bots.generic`). Every bot gets partner sense
+    (`lanmatch.bots.partners`). `table` is passed as the wire carries it: the
     game's default table for `None`, and `None` for a game whose only table
     is unnamed.
 
@@ -83,13 +84,16 @@ def make_bot(level: str, game: str = "colormatch", table: str | None = None, sea
         raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")
     spec = get_game(game)
     name = spec.table_name(table)
+    # partner sense at a partners table (the view's `teams`)
+    from lanmatch.bots.partners import partnered
+
     if spec.bots is None:
         from lanmatch.bots import generic
 
-        return generic.make(level, name, seat, seed, game=spec.name)
+        return partnered(generic.make(level, name, seat, seed, game=spec.name))
     module, _, function = spec.bots.partition(":")
     factory = getattr(importlib.import_module(module), function)
-    return factory(level, name, seat, seed)
+    return partnered(factory(level, name, seat, seed))
 
 
 __all__ = ["LEVELS", "Bot", "make_bot"]

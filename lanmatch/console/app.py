@@ -42,6 +42,7 @@ import contextlib
 import getpass
 import hashlib
 import logging
+import os
 import re
 import socket
 import sys
@@ -54,6 +55,7 @@ from typing import Any
 import trio
 
 from lanmatch.console import keymap
+from lanmatch.console.bell import BEL, notify_escape
 from lanmatch.console.logfile import log_path, write_log
 from lanmatch.console.model import RECONNECT_FOR, Console, HostRow, Intent, with_known_hosts
 from lanmatch.console.screen import render_screen
@@ -242,6 +244,7 @@ class ConsoleClient(Client):
             self.token, self.saved = None, None  # another host at this address: its token is not for it
             self.session.ui.returning = None
         self.session.ui.on_message(msg, time.monotonic())
+        self.session.ring()
         if typ == "welcome":
             self.ever_welcomed = True
             self.host_name = msg["host"]
@@ -286,6 +289,23 @@ class Session:
         self.known_alive: dict[str, bool | None] = {}  # the known hosts' last TCP check, by name
         self.reconnect_for = RECONNECT_FOR  # seconds of failed reconnects before the host is said gone
         self._keep_waiting: trio.Event | None = None
+        self.quiet = False  # `--quiet`: no turn bell
+        self.env: dict[str, str] = dict(os.environ)  # the terminal's (which notification escape: bell.py)
+
+    def ring(self) -> None:
+        """Ring the bells the model noted (one per message at most): BEL, and
+        the terminal's desktop notification where it has one (`bell.py`);
+        nothing with `--quiet`."""
+        bells, self.ui.bells = self.ui.bells, []
+        if self.quiet or not bells:
+            return
+        title, body = bells[-1]
+        try:
+            out = self.app.output
+            out.write_raw(BEL + notify_escape(title, body, self.env))
+            out.flush()
+        except Exception:  # a terminal that cannot take it: never the game's problem
+            log.warning("the turn bell failed", exc_info=True)
 
     # -- the UI side (asyncio)
 
@@ -797,6 +817,7 @@ def main_play(args: Any) -> int:
         await play_net(session, nursery, args)
 
     session = Session(ui, net)
+    session.quiet = bool(getattr(args, "quiet", False))
     session.goodbye = "You left the table. Bye!"
     return run_session(session, "lanmatch play")
 
@@ -814,6 +835,7 @@ def main_join(args: Any) -> int:
         await join_net(session, nursery, args)
 
     session = Session(ui, net)
+    session.quiet = bool(getattr(args, "quiet", False))
     session.profile = profile
     session.seats = SeatBook()
     session.hosts = HostBook()

@@ -143,6 +143,16 @@ def _catch_words(ui: Any) -> str:
     return "x " + ui.catch_words(getattr(ui, "bar_now", None))
 
 
+def _chatting(ui: Any) -> bool:
+    """In a room (seated or watching): chat keys work."""
+    return ui.room is not None and (ui.seat is not None or ui.watching)
+
+
+def _chat_shown(ui: Any) -> bool:
+    """The key bar offers chat when nothing more urgent is asked (a watcher, the waiting room, a game over)."""
+    return _chatting(ui) and (ui.seat is None or ui.screen_mode() == "waiting" or not _playing(ui))
+
+
 def _rematch_words(ui: Any) -> str:
     return "r rematch" if ui.may_direct() else "(the creator deals the rematch)"
 
@@ -181,7 +191,8 @@ KEYS: tuple[Key, ...] = (
         lambda ui: _playing(ui) and any(i.playable for i in ui.hand())),
     Key(("p",), "drawn", ("table",), "p play it", ("p", "PLAY the card you drew"), _plays_drawn, _plays_drawn,
         needs="drawn"),
-    Key(("p", "P"), "pause", ("table",), _pause_words, ("p", "pause (alone with bots)"), _playing, _paused),
+    # (the help tells the pause in its clocks line, screen.help_lines)
+    Key(("p", "P"), "pause", ("table",), _pause_words, None, _playing, _paused),
     Key(("d",), "draw", ("table",), "d draw", ("d", "{draw}"), _playing, _offers("draw"), needs="draw"),
     Key(("k",), "keep", ("table",), "k keep", ("k", "KEEP it"), _playing, _offers("keep"), needs="keep"),
     Key(("s",), "pass", ("table",), "s pass", ("s", "{pass}"), _playing, _offers("pass"), needs="pass"),
@@ -203,6 +214,15 @@ KEYS: tuple[Key, ...] = (
     Key(("tab", "m"), "moves", ("table",), "Tab all moves", ("Tab", "every move you have"), _playing,
         lambda ui: _playing(ui) and bool(ui.legal)),
     Key(("L",), "leave", ("table",), "L leave", ("L", "leave the room"), _playing, kinds=("join",)),
+    # -- the table and the waiting room: chat, emotes, mutes, a watcher's seat (docs/console.md "Chat")
+    Key(("j",), "sit", ("table", "waiting"), "j take the open seat", ("j", "a watcher takes a seat that opened"),
+        lambda ui: ui.watching, lambda ui: ui.may_sit()),
+    Key(("t",), "talk", ("table", "waiting"), "t chat", ("t", "say something to the room (chat)"), _chatting,
+        _chat_shown),
+    Key(("e",), "emote", ("table", "waiting"), "e emote", ("e", "a quick emote: gg, gl, nice, oops, hurry"), _chatting,
+        _chat_shown),
+    Key(("M",), "mute", ("table", "waiting"), "M mute", ("M", "mute or unmute a seat, or every watcher"), _chatting,
+        _chat_shown),
     # -- the table, the game over
     Key(("r",), "rematch", ("table",), _rematch_words, ("r", "rematch when the game is over"), _over),
     Key(("L",), "leave_room", ("table",), "L leave the room", None, _not_playing, _over, kinds=("join",)),

@@ -43,6 +43,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lanmatch.console import keymap
+from lanmatch.console.chat import (
+    CHAT_KEEP,
+    EMOTE_KEYS,
+    EMOTE_WORDS,
+    EMOTES,
+    MAX_CHAT,
+    Mutes,
+    chat_line,
+)
 from lanmatch.console.render import (
     Pieces,
     Words,
@@ -63,7 +72,7 @@ LOG_KEEP = 300
 ROUND_SECONDS = 8.0  # how long a Dominoes round's end stays up (a key closes it sooner)
 LEVELS = ("easy", "medium", "hard")
 MODES = ("single", "match", "daily")
-NOT_OPTIONS = ("mode", "target", "date")  # table options the form sets elsewhere (or never)
+NOT_OPTIONS = ("mode", "target", "date", "teams")  # table options the form sets elsewhere (or never)
 STAKES = (10, 25, 50, 100, 250)  # the coin stakes the form offers (those not above the balance)
 PROFILE_MAX_SEATS = 6  # a room made by a peer with a profile (a guest's: GUEST_MAX_SEATS)
 LEAVING_FEE_PERCENT = 10
@@ -221,7 +230,9 @@ class RoomForm:
         rows += ["seats", "clock"]
         if takes_mode(self.game, self.table):
             rows.append("mode")
-        rows += ["stake", "bots", "password", "create"]
+        rows += ["stake", "bots", "password"]
+        rows += ["teams"] if self.seats == 4 and "teams" in getattr(find_table(self.game, self.table), "options", ()) else []
+        rows += ["create"]
         return rows
 
     def current(self) -> str:
@@ -258,6 +269,8 @@ class RoomForm:
             return f"practice only ({self.stake_note})"
         if row == "bots":
             return f"{self.bots} bots in empty seats"
+        if row == "teams":
+            return "partners: seats 1+3 against 2+4" if self.options.get("teams") else "off (each for themselves)"
         return ""
 
     def change(self, row: str, step: int) -> None:
@@ -274,8 +287,9 @@ class RoomForm:
                 self.table = get_game(self.game).default_table
         elif row == "table":
             self.table = cycle(tuple(get_game(self.game).tables), self.table)
-        elif row.startswith("opt:"):
-            self.options[row[4:]] = not self.options.get(row[4:])
+        elif row.startswith("opt:") or row == "teams":
+            key = row[4:] if row != "teams" else row
+            self.options[key] = not self.options.get(key)
         elif row == "seats":
             self.seats = cycle(range(get_game(self.game).min_players, self.seat_limit() + 1), self.seats)
         elif row == "stake":
@@ -306,6 +320,8 @@ class RoomForm:
             opts = {o: True for o in bool_options(self.game, self.table) if self.options.get(o)}
             if opts:
                 fields["options"] = opts
+        if self.options.get("teams") and "teams" in self.rows():
+            fields.setdefault("options", {})["teams"] = True
         if self.clock is not None:
             fields["clock"] = self.clock
         if self.mode != "single":
@@ -334,6 +350,13 @@ class Console:
         self.banner = ""  # a standing note under the title (e.g. "advertised on the LAN")
         self.status = ""  # connection trouble, shown in the title bar
         self.reconnect_until: float | None = None  # reconnecting until then (monotonic), counted down on screen
+        # chat, the turn bell, watching (docs/console.md "Chat", "The turn bell", "Watching")
+        self.mutes = Mutes()  # whose talk is not shown
+        self.chat: list[str] = []  # the room's chat lines shown (the waiting room shows the last ones)
+        self.chat_ok = True  # False once the host said it does not know `chat` (an older host)
+        self.bells: list[tuple[str, str]] = []  # (title, body) of bells due: the application rings and clears them
+        self.watch_password = ""  # the password this console watches its room with (a seat there needs it too)
+        self._seat_offered: tuple[Any, ...] | None = None  # the room state a watcher was last offered a seat in
         # lobby
         self.hosts: list[HostRow] = []
         self.host_key = ""  # the connected host's certificate fingerprint, short (`lanmatch host` prints the same)
@@ -577,6 +600,7 @@ class Console:
         elif typ == "room":
             self.room = msg.get("room")
             self._learn_names()
+            self._offer_seat()
             if self.checking is not None:
                 pass  # a password check: the seat picker is up over the room list
             elif self.screen in ("rooms", "form", "connecting") and (self.seat is not None or self.watching):
@@ -628,11 +652,58 @@ class Console:
                 self.say(f"Refused: {msg.get('reason')}")
         elif typ == "error":
             self._on_error(msg)
+        elif typ == "chat":
+            self._on_chat(msg)
+
+    def _on_chat(self, msg: dict[str, Any]) -> None:
+        """A chat line of the room, unless its sender is muted here."""
+        if self.room is not None and msg.get("room") != self.room.get("name"):
+            return  # (another room's: never sent; a late one after a move)
+        if self.mutes.hides(msg):
+            return
+        line = chat_line(msg, self.seat, self.watching, self.name)
+        self.chat = [*self.chat, line][-CHAT_KEEP:]
+        self.add_log([line])
+
+    def _offer_seat(self) -> None:
+        """A watcher is told, once per room state, when a seat opens between games."""
+        room = self.room or {}
+        if not self.watching or self.seat is not None or room.get("state") == "playing":
+            return
+        seats = room.get("open_seats") if isinstance(room.get("open_seats"), list) else []
+        if not seats:
+            self._seat_offered = None
+            return
+        key = (room.get("name"), room.get("games"), room.get("state"), tuple(seats))
+        if self._seat_offered == key:
+            return
+        self._seat_offered = key
+        self.say(f"A seat is open at {shown(str(room.get('name')))}: {keymap.key_name('sit', self.screen_mode())} "
+                 "takes it (you stay a watcher otherwise).")
+
+    def may_sit(self) -> bool:
+        """Is this console a watcher of a room with a seat open now (not playing)?"""
+        room = self.room or {}
+        return self.watching and self.seat is None and room.get("state") != "playing" and bool(room.get("open_seats"))
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         code = msg.get("code")
         ref = msg.get("ref")
         if code == "unknown_profile":  # protocol 2: the client registers the profile; nothing to tell
+            return
+        if ref == "chat" and code == "unknown_type":  # an older host: no chat there
+            self.chat_ok = False
+            self.say("This host does not relay chat (it runs an older lanmatch).")
+            return
+        if ref == "chat":
+            self.say(f"Not sent: {shown(str(msg.get('message')))}")
+            return
+        if code == "started" and (self.checking or {}).get("back"):  # no seat of this profile there: watch?
+            room_name = self.checking.get("room")
+            self.checking = None
+            room = next((r for r in self.rooms if r.get("name") == room_name), {"name": room_name})
+            self.say(REFUSALS["started"].format(name=self.name, balance="", room=room_name))
+            self._offer_watch(room)
             return
         if code in ("wrong_key", "bad_profile") or (code == "store_failed" and ref == "hello"):
             self.account, self.balance = None, None
@@ -788,6 +859,7 @@ class Console:
 
     def reset_table(self) -> None:
         self.room, self.seat, self.watching, self.msg = None, None, False, None
+        self.chat, self.mutes, self.watch_password, self._seat_offered = [], Mutes(), "", None
         self.picker = None
         self.checking = None
         self.sent_sid = None
@@ -807,6 +879,8 @@ class Console:
         old_code = old.code if old else None
         was_mine = bool(self.legal) and self.msg is not None
         old_sid = self.state_id
+        old_view = self.view
+        old_catch = any(a.get("type") == "catch" for a in self.legal)
         timed_out = self._clock_played(msg, was_mine, old_sid)
         step = view.get("step", 0)
         new_game = self._last_step is not None and (step < self._last_step or (self._had_outcome and view.get("outcome") is None))
@@ -857,6 +931,20 @@ class Console:
         legal = self.legal
         if legal and all(a.get("type") == "color" for a in legal) and self.picker is None:
             self.picker = self._color_picker("Name the active color", legal)
+        self._ring(old_view, old_catch)
+
+    def _ring(self, old: dict[str, Any] | None, old_catch: bool) -> None:
+        """Note a bell (`bells`) when the turn comes to this seat after another
+        seat moved, and when a catch window opens for it (docs/console.md, "The turn bell")."""
+        v = self.view
+        if v is None or self.seat is None or self.outcome is not None or not self.legal:
+            return
+        room = shown(str((self.room or {}).get("name") or "lanmatch"))
+        if any(a.get("type") == "catch" for a in self.legal) and not old_catch:
+            self.bells.append((room, "A rival did not call the last card: catch it!"))
+        elif self.my_turn() and old is not None and old.get("turn") != self.seat and old.get("outcome") is None \
+                and old.get("step") != v.get("step"):
+            self.bells.append((room, "Your turn."))
 
     def _note_round(self, view: dict[str, Any], fresh: list[dict[str, Any]], now: float) -> None:
         """A Dominoes round just ended and the next one is dealt: open the
@@ -1054,7 +1142,7 @@ class Console:
         assert p is not None
         if key == "backspace":
             p.value = p.value[:-1]
-        elif len(p.value) < 64:
+        elif len(p.value) < (MAX_CHAT if p.purpose == "chat" else 64):
             p.value += key
         return []
 
@@ -1062,6 +1150,12 @@ class Console:
         p = self.prompt
         assert p is not None
         self.prompt = None
+        if p.purpose == "chat":
+            text = p.value.strip()
+            return [("send", "chat", {"text": text})] if text else []
+        if p.purpose == "watch":  # a room with a password, to watch
+            self.watch_password = p.value
+            return [("send", "watch", {**p.context, "password": p.value})]
         if p.purpose == "password":  # checked first (by watching the room): a wrong one is said before the seats
             self.checking = {**p.context, "password": p.value}
             self.say(f"Checking the password of {p.context['room']}…")
@@ -1101,7 +1195,14 @@ class Console:
         return self._run(pk.options[choice][2])
 
     def _run(self, intent: Intent) -> list[Intent]:
-        """An intent about to be sent: an `act` is sent once per state."""
+        """An intent about to be sent: an `act` is sent once per state; `mute`
+        (a seat, or None: the watchers) stays here."""
+        if intent[0] == "mute":
+            return self._mute(intent[1])
+        if intent[0] == "watch_room":
+            return self._watch_intents(intent[1])
+        if intent[0] == "noop":
+            return []
         if intent[0] == "act":
             if self.sent_sid is not None and self.sent_sid == intent[2]:
                 return []
@@ -1385,7 +1486,55 @@ class Console:
     def _key_watch(self, key: str) -> list[Intent]:
         if self.room_sel >= len(self.rooms):
             return []
-        return [("send", "watch", {"room": self.rooms[self.room_sel]["name"]})]
+        return self._watch_intents(self.rooms[self.room_sel])
+
+    # -- chat, emotes, mutes, a watcher's seat
+
+    def _key_talk(self, key: str) -> list[Intent]:
+        if not self.chat_ok:
+            self.say("This host does not relay chat (it runs an older lanmatch).")
+            return []
+        self.prompt = TextPrompt(f"Say to the room (up to {MAX_CHAT} characters)", "chat")
+        return []
+
+    def _key_emote(self, key: str) -> list[Intent]:
+        if not self.chat_ok:
+            self.say("This host does not relay chat (it runs an older lanmatch).")
+            return []
+        self.picker = Picker("Say quickly", [(EMOTE_KEYS[e], f"{e}: {EMOTE_WORDS[e]}", ("send", "chat", {"emote": e}))
+                                             for e in EMOTES])
+        return []
+
+    def mute_options(self) -> list[tuple[str, str, Intent]]:
+        """The mute picker: every other seat where a person sits, then the watchers."""
+        options: list[tuple[str, str, Intent]] = []
+        names = self.names()
+        for info in (self.room or {}).get("seats") or []:
+            s = info.get("seat")
+            if not isinstance(s, int) or s == self.seat or info.get("kind") == "empty":
+                continue
+            state = "muted: Enter shows them again" if s in self.mutes.seats else "shown"
+            name = names[s] if s < len(names) else f"Seat {s}"
+            options.append((str(s), f"seat {s} {name} ({state})", ("mute", s)))
+        state = "muted" if self.mutes.watchers else "shown"
+        options.append(("w", f"every watcher ({state})", ("mute", None)))
+        return options
+
+    def _key_mute(self, key: str) -> list[Intent]:
+        self.picker = Picker("Mute or unmute", self.mute_options(), numbered=False)
+        return []
+
+    def _mute(self, seat: int | None) -> list[Intent]:
+        muted = self.mutes.toggle(seat)
+        who = "the watchers" if seat is None else self.words().name(seat) if self.view else f"seat {seat}"
+        self.say(f"{who[:1].upper() + who[1:]}: {'muted (their chat is not shown)' if muted else 'shown again'}.")
+        return []
+
+    def _key_sit(self, key: str) -> list[Intent]:
+        if not self.may_sit():
+            self.say("No seat is open here now.")
+            return []
+        return self._join_room(dict(self.room or {}))
 
     def _key_refresh(self, key: str) -> list[Intent]:
         """The rooms, and the balance (coins move while the clock plays a seat, or at another console)."""
@@ -1409,10 +1558,14 @@ class Console:
 
     def _join_room(self, room: dict[str, Any], confirmed: bool = False) -> list[Intent]:
         watch = keymap.key_name("watch", "rooms")
-        if room.get("state") == "playing":
+        if room.get("state") == "playing" and not self.watching:
             if self.account is not None:  # the host gives a profile its seat back (from another machine, too)
                 self.checking = {"room": room["name"], "back": True}
                 return [("send", "join", {"room": room["name"]})]
+            self.say(f"{room['name']} is playing; seats open again after the game.")
+            self._offer_watch(room)
+            return []
+        if room.get("state") == "playing":
             self.say(f"{room['name']} is playing; seats open again after the game ({watch} watches).")
             return []
         if not room.get("free"):
@@ -1428,9 +1581,25 @@ class Console:
             self.overlay = "confirm_stake"
             return []
         if room.get("password"):
+            if self.watching and self.watch_password and (self.room or {}).get("name") == room["name"]:
+                return self._join_intents({"room": room["name"], "password": self.watch_password})
             self.prompt = TextPrompt(f"Password of {room['name']}", "password", secret=True, context={"room": room["name"]})
             return []
         return self._join_intents({"room": room["name"]})
+
+    def _offer_watch(self, room: dict[str, Any]) -> None:
+        """A playing room where this console has no seat: offer to watch it."""
+        name = room.get("name")
+        self.picker = Picker(f"{shown(str(name))} is playing: no seat for you until the game ends", [
+            ("w", "watch it (a seat is offered when one opens between games)", ("watch_room", room)),
+            ("b", "back to the rooms", ("noop",)),
+        ], numbered=True)
+
+    def _watch_intents(self, room: dict[str, Any]) -> list[Intent]:
+        if room.get("password"):
+            self.prompt = TextPrompt(f"Password of {room['name']}", "watch", secret=True, context={"room": room["name"]})
+            return []
+        return [("send", "watch", {"room": room["name"]})]
 
     def _stake_problem(self, stake: int) -> str:
         """Why this console cannot sit at a stake of `stake` ('' when it may try)."""
@@ -1451,7 +1620,10 @@ class Console:
     def _join_intents(self, fields: dict[str, Any]) -> list[Intent]:
         """Pick a seat (or the first free one) before sending `join`."""
         room = next((r for r in self.rooms if r.get("name") == fields["room"]), None)
+        if self.room is not None and self.room.get("name") == fields["room"]:
+            room = self.room  # a watcher's room: its seats as they are now
         seats = room.get("seats") if room else None
+        seats = len(seats) if isinstance(seats, list) else seats
         options: list[tuple[str, str, Intent]] = [("f", "the first free seat", ("send", "join", {**fields}))]
         open_seats = room.get("open_seats") if room else None
         if not isinstance(open_seats, list) and isinstance(seats, int):

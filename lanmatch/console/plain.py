@@ -29,6 +29,7 @@ import collections
 import re
 from typing import Any, TextIO
 
+from lanmatch.console.chat import chat_line
 from lanmatch.console.quick import LineAsker, QuickGame, run_quick
 from lanmatch.console.render import Words, action_label, pieces_of, plural, render_outcome, shown
 from lanmatch.rules.cards import PALETTES
@@ -399,7 +400,7 @@ class PlainPeer:
             if self.client.seat is None:
                 self.on_rooms(msg["rooms"])
         elif typ == "seated":
-            self.say(f"You sit at seat {msg['seat']} of {msg['room']}.")
+            self.say(f"You sit at seat {msg['seat']} of {msg['room']}. At any question, say and a line talks to the room.")
         elif typ == "room":
             if self.client.view_msg is None or (self.client.room or {}).get("state") == "open":
                 room = msg["room"]
@@ -422,6 +423,8 @@ class PlainPeer:
             self.client.send("list")
         elif typ == "bye":
             self.say(sentence(msg.get("reason") or "The host said goodbye"))
+        elif typ == "chat":  # the room's talk, one sentence a line
+            self.say(sentence(chat_line(msg, self.client.seat)))
 
     def answer(self, line: str) -> None:
         """Apply one line to the question waiting (if still any)."""
@@ -431,6 +434,10 @@ class PlainPeer:
         t = line.strip().lower()
         if t in ("q", "quit", "exit"):
             self.quit()
+            return
+        if t.startswith("say ") and self.client.room_name is not None:  # a line to the room, then the question again
+            self.client.send("chat", text=line.strip()[4:].strip()[:200])
+            self.ask(q)
             return
         if not t and q.blank is not None:
             self.question = None

@@ -518,6 +518,8 @@ def _seat_lines(view: dict[str, Any], w: Words, unit: str, extras_of) -> list[st
     for s, cnt in enumerate(counts):
         mark = "▶" if s == turn else " "
         line = f"  {mark} {w.name(s):<{namew}}  {cnt:>2} {unit if cnt == 1 else unit + 's'}"
+        if view.get("teams"):  # partners: the seat's team (A: seats 1+3, B: seats 2+4)
+            line += f"  team {'AB'[s % 2]}" + (" (partner)" if w.seat is not None and s != w.seat and s % 2 == w.seat % 2 else "")
         extras = extras_of(s)
         if extras:
             line += "   " + "  ".join(extras)

@@ -28,6 +28,7 @@ import textwrap
 from typing import Any
 
 from lanmatch.console import keymap
+from lanmatch.console.chat import watchers_line
 from lanmatch.console.model import LEAVING_FEE_PERCENT, Console, RoomForm, coins_words, leaving_fee
 from lanmatch.console.render import (
     Words,
@@ -415,6 +416,7 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     if ui.banner:
         top.append(cut(_plain(" " + ui.banner, "class:dim"), width))
     top += _seat_block(ui, w, now, width, far_room=True)
+    top += _watchers(ui, width)
     middle = pieces.middle(v, w, width - 2)
     for text in middle:
         style = "class:warn" if text.startswith(("Penalty", "Bomb", "Midnight", "*** ONE")) else ""
@@ -501,6 +503,7 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
             if room.get("creator") == s.get("seat"):
                 what += ", creator"
         lines.append(cut(_plain(f"  {s.get('seat')}  {who:<22} {what}", "bold" if me else ""), width))
+    lines += _watchers(ui, width)
     lines.append([])
     if room.get("state") == "playing":
         lines.append(_plain(" The game is being dealt…"))
@@ -510,7 +513,21 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
         lines.append(_plain(f" Press {keymap.key_name('start', 'waiting')} to start: the empty seats get bots.", "bold"))
     else:
         lines.append(_plain(" Waiting for the room's creator to start the game…"))
-    return _with_footer(ui, lines, width, height)
+    return _with_footer(ui, lines + _chat_block(ui, width, height - len(lines) - 3), width, height)
+
+
+def _watchers(ui: Console, width: int) -> list[Line]:
+    """`Watching: Bob, Cat` under the seats, when anybody watches (chat.watchers_line)."""
+    text = watchers_line(ui.room, width - 2)
+    return [cut(_plain(" " + text, "class:dim"), width)] if text else []
+
+
+def _chat_block(ui: Console, width: int, rows: int) -> list[Line]:
+    """The waiting room's last chat lines, in the rows left (none: nothing)."""
+    if rows < 2 or not ui.chat:
+        return []
+    said = ui.chat[-(rows - 1):]
+    return [_rule("Chat", width), *(cut(_plain(" " + x, "bold" if x.startswith("You ") else ""), width) for x in said)]
 
 
 def connecting_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
@@ -552,7 +569,7 @@ def room_cells(r: dict[str, Any]) -> list[str]:
     clock = r.get("clock")
     return [
         str(r.get("name")),
-        title_of(r.get("game", ""), r.get("table")),
+        title_of(r.get("game", ""), r.get("table")) + (" · partners" if r.get("teams") else ""),
         f"{r.get('free', 0)}/{r.get('seats', 0)}",
         str(r.get("state", "")),
         "" if not clock else ("10 min" if clock >= 600 else _secs(float(clock))),
@@ -588,7 +605,7 @@ def rooms_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
 
 
 FORM_LABELS = {"name": "Name", "game": "Game", "table": "Table", "seats": "Seats", "clock": "Move clock",
-               "mode": "Mode", "stake": "Stake", "bots": "Bots", "password": "Password", "create": ""}
+               "mode": "Mode", "stake": "Stake", "bots": "Bots", "password": "Password", "teams": "Partners", "create": ""}
 
 
 def form_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
@@ -672,10 +689,14 @@ def help_lines(ui: Console) -> list[str]:
     rules = list(g.brief if g is not None else ())
     if getattr(spec, "brief", ""):
         rules.append(spec.brief)
-    clocks = ("The clocks are stopped while this help is open (you are alone with bots)." if ui.paused_by == "help"
-              else "Alone with bots, your clock stops while this help is open and on p (pause); "
-                   "with other people at the table it runs on.")
-    out = [*keys, *textwrap.wrap(clocks, 68), "", "The rules in brief"]
+    p = keymap.key_name("pause")
+    if ui.paused_by == "help":
+        clocks = f"The clocks are stopped while this help is open ({p} pauses too)."
+    elif ui.alone_with_bots():
+        clocks = f"Alone with bots: {p} pauses the clocks; they stop while help is open."
+    else:
+        clocks = f"{p} pauses the clocks alone with bots; with people they run on."
+    out = [*keys, clocks, "", "The rules in brief"]
     for text in rules:
         out += textwrap.wrap(text, 68)
     page = getattr(spec, "name", None) or ui.game
@@ -733,7 +754,9 @@ def overlay_box(ui: Console, width: int, height: int = 24, now: float | None = N
         return round_box(ui, now, width, height) if ui.round_shown(now) else None
     if ui.prompt is not None:
         p = ui.prompt
-        shown = ("•" * len(p.value) if p.secret else p.value) + "█"
+        room = max(10, width - 8)  # a long text shows its end, where the typing is
+        value = p.value if p.secret or len(p.value) < room else "…" + p.value[-(room - 1):]
+        shown = ("•" * len(value) if p.secret else value) + "█"
         return _box(p.title, [_plain(" " + shown + " " * 24), _keys_of(ui)], width)
     if ui.overlay == "help":
         lines = help_lines(ui)

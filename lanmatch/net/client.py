@@ -12,16 +12,23 @@ given a `profile` (`{"name", "key"}`, e.g. from `lanmatch.net.profile`)
 brings it in every `hello`: a host with a store recognises it (coin rooms,
 stats).
 
-The handshake is protocol 2's (docs/protocol.md section 4; `Client(protocol=1)`
-is kept only to test the host's service of older peers): the client sends
-nothing at all before the host's first frame, a `host` message with a fresh `nonce`, has come (it waits
-`HOST_WAIT` seconds). An address that answers otherwise (an HTTP server, a
+Every connection is TLS 1.3 first (docs/protocol.md section 1): the
+certificate's fingerprint must be the one the host's mDNS advert names
+(`expect_fingerprint`) and the one pinned for the host's name in `hosts`
+(a `HostBook`; kept at the first connection), else `HostChanged`. Then the
+handshake of protocol 3 (section 4; `Client(protocol=1)` is kept only to
+test the host's service of older peers): the client sends nothing at all
+before the host's first frame, a `host` message with a fresh `nonce`, has
+come (it waits `HOST_WAIT` seconds). An address that answers otherwise (an HTTP server, a
 silent port, a host of a protocol this client does not speak) raises
 `NotLanmatch` with one line, the first time: no retry, nothing sent. Then
 `hello` brings the profile as a proof (`profile_proof`: an HMAC of the nonce
-under the verifier the host keeps), never its key; a host that does not
-know the name says `unknown_profile`, and the client `register`s the
-verifier once. A host that stops says `bye` first (`Client.bye`).
+under the verifier the host keeps of the profile's key at that host,
+`host_key`), never a key; a host that does not know the name says
+`unknown_profile`, and the client `register`s the verifier once; a host
+that keeps the profile under its protocol-1/2 key says `wrong_key`, and the
+client moves it with a legacy `register` (`rekey_proof`). A host that stops
+says `bye` first (`Client.bye`).
 
 `BotNode` is a `Client` that plays: it lists the rooms, joins one (the named
 one, or the first with a free seat), and answers every view that offers it
@@ -204,7 +211,7 @@ class Client:
         self.agent = agent
         self.token = token
         self.profile = profile  # {"name", "key"}: its key (protocol 1) or a proof of it (2) goes in hello
-        self.protocol = protocol  # None: PROTOCOL_VERSION (2); 1 only to test a host's service of old peers
+        self.protocol = protocol  # None: PROTOCOL_VERSION (3); 1 only to test a host's service of old peers
         self.register = register  # protocol 2: register the profile where the host does not know it
         self.tls = tls  # TLS 1.3 from the first byte (False: plain TCP, for the benchmark's comparison only)
         self.hosts = hosts  # the known hosts' pins (None: nothing pinned, nothing remembered)

@@ -46,6 +46,10 @@ ACTION_TYPES = ("play", "draw", "keep", "pass", "accept", "challenge", "call", "
 """What a peer may act. `expire` is the host's alone and is refused."""
 
 MAX_INT = 2**53  # fits a JSON number and a double exactly
+EMOTES = ("gg", "gl", "nice", "oops", "hurry")
+"""The quick emotes a peer may send in a `chat` (docs/protocol.md, "Chat")."""
+MAX_CHAT = 200
+"""The longest chat text, in characters."""
 
 
 class _Bad(Exception):
@@ -303,6 +307,7 @@ PEER: dict[str, dict[str, Field]] = {
     },
     "join": {"room": req(ROOM), "seat": opt(nil(SEAT)), "password": opt(s(0, 64))},
     "watch": {"room": req(ROOM), "password": opt(s(0, 64))},
+    "chat": {"text": opt(s(1, MAX_CHAT)), "emote": opt(s(1, 8, EMOTES))},  # exactly one of the two (the room checks)
     "leave": {},
     "start": {},
     "rematch": {},
@@ -381,6 +386,14 @@ HOST: dict[str, dict[str, Field]] = {
     "profile": {"seq": req(SEQ), "profile": req(mapping(8))},
     "bye": {"seq": req(SEQ), "reason": req(s(0, 200)), "host": req(s(0, 64))},
     "ping": {"seq": req(SEQ)},
+    "chat": {
+        "seq": req(SEQ),
+        "room": req(ROOM),
+        "seat": req(nil(SEAT)),
+        "name": req(s(0, 64)),
+        "text": opt(s(1, MAX_CHAT)),
+        "emote": opt(s(1, 16)),  # a newer host may relay emotes this peer does not know: show the word
+    },
 }
 
 

@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from lanmatch.rules import cards as C
+from lanmatch.rules import teams as T
 from lanmatch.rules.errors import IllegalAction
 
 HAND_SIZE = 7
@@ -127,7 +128,7 @@ _STANDARD = Table(
     scoring="winner",
     blocked="lowest",
     one_card_banner=False,
-    options=("stacking", "jump_in", "seven_o", "mode", "target"),
+    options=("stacking", "jump_in", "seven_o", "mode", "target", "teams"),
     default_target=500,
     default_clock=30,
     title="Standard",
@@ -150,7 +151,7 @@ _CLASSIC = Table(
     scoring="classic",
     blocked="lowest",
     one_card_banner=True,
-    options=(),
+    options=("teams",),
     default_target=0,
     default_clock=30,
     title="Classic",
@@ -174,7 +175,7 @@ TABLES: dict[str, Table] = {  # the first is the default table
         ladder=(),
         challenge="toll",
         call=None,
-        options=(),
+        options=("teams",),
         default_target=0,
         default_clock=90,
     ),
@@ -202,7 +203,7 @@ TABLES: dict[str, Table] = {  # the first is the default table
         challenge=None,
         call="cards",
         blocked="drawn",
-        options=("strict_wild4", "stacking", "mode", "target", "date"),
+        options=("strict_wild4", "stacking", "mode", "target", "date", "teams"),
         default_target=200,
     ),
 }
@@ -343,6 +344,7 @@ class ColorMatch:
         self.jump_in = bool(opts.get("jump_in", False))
         self.seven_o = bool(opts.get("seven_o", False))
         self.strict_wild4 = bool(opts.get("strict_wild4", False))
+        self.teams = T.check(opts["teams"], players) if "teams" in opts else False  # partners (rules/teams.py)
         mode = opts.get("mode", "single")
         if mode not in ("single", "match", "daily") or (mode == "daily" and "date" not in spec.options):
             raise ValueError(f"mode {mode!r} is not played at table {table!r}")
@@ -1098,20 +1100,23 @@ class ColorMatch:
     def _end_round(self, winner: int | None) -> None:
         n = self.n
         held = [sum(self._points(c) for c in h) for h in self.hands]
-        if winner is not None:
-            winners, reason = [winner], "out"
-        elif self.spec.blocked == "drawn":
-            winners, reason = [], "blocked"
+        if self.teams:
+            winners, reason, points = self._team_round(winner, held)
         else:
-            low = min((held[s], len(self.hands[s])) for s in range(n))
-            winners = [s for s in range(n) if (held[s], len(self.hands[s])) == low]
-            reason = "blocked"
-        if self.spec.scoring == "classic":
-            total = sum(held)
-            points = [total - held[s] for s in range(n)]
-        else:
-            others = sum(held[s] for s in range(n) if s not in winners)
-            points = [others if s in winners else 0 for s in range(n)]
+            if winner is not None:
+                winners, reason = [winner], "out"
+            elif self.spec.blocked == "drawn":
+                winners, reason = [], "blocked"
+            else:
+                low = min((held[s], len(self.hands[s])) for s in range(n))
+                winners = [s for s in range(n) if (held[s], len(self.hands[s])) == low]
+                reason = "blocked"
+            if self.spec.scoring == "classic":
+                total = sum(held)
+                points = [total - held[s] for s in range(n)]
+            else:
+                others = sum(held[s] for s in range(n) if s not in winners)
+                points = [others if s in winners else 0 for s in range(n)]
         self.windows.clear()
         self.phase = OVER
         self._emit({"type": "round_over", "round": self.round, "winners": winners, "points": points, "reason": reason})
@@ -1134,7 +1139,32 @@ class ColorMatch:
             "turns": list(self.turns),
             "rounds": self.round,
         }
+        if self.teams:
+            self.outcome["teams"] = T.view_key()
         self._emit({"type": "game_over", "winners": winners, "points": points})
+
+    def _team_round(self, winner: int | None, held: list[int]) -> tuple[list[int], str, list[int]]:
+        """Partners: the round's winners (a team), reason and points per seat.
+
+        Going out wins for the seat's team; a blocked round at a "lowest"
+        table goes to the team holding fewer points together (equal: no
+        team), at a "drawn" table to nobody. The winning team scores what the
+        opponents hold ("winner" scoring); at a "classic" table each team
+        scores what the other team holds. Both partners carry the team's points.
+        """
+        if winner is not None:
+            winners, reason = T.winners_of(winner), "out"
+        elif self.spec.blocked == "drawn":
+            winners, reason = [], "blocked"
+        else:
+            low = T.lowest_team(held)
+            winners, reason = ([] if low is None else list(T.TEAMS[low])), "blocked"
+        sums = T.team_sums(held)
+        if self.spec.scoring == "classic":
+            team_points = [sums[1], sums[0]]
+        else:
+            team_points = [sums[1 - t] if winners and T.team_of(winners[0]) == t else 0 for t in (0, 1)]
+        return winners, reason, T.spread(team_points)
 
     # ------------------------------------------------------------- views
 
@@ -1216,6 +1246,8 @@ class ColorMatch:
             v["drawn"] = self.hands[seat][self.drawn]
         if self.daily is not None:
             v["daily"] = self.daily
+        if self.teams:
+            v["teams"] = T.view_key()
         return v
 
     def cards_in_play(self) -> list[str]:

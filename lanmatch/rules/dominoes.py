@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lanmatch.rules.errors import IllegalAction
+from lanmatch.rules.teams import TEAMS, lowest_team, team_of, team_sums, view_key, winners_of
+from lanmatch.rules.teams import check as check_teams
 
 TARGET = 100
 """Match points that end the match (``options={"target": N}`` changes it)."""
@@ -133,6 +135,7 @@ class DominoTable:
     palette: str | None = None
     brief: str = ""
     max_target: int = 500
+    options: tuple[str, ...] = ("teams",)  # on/off options it accepts (besides `target`): partners, rules/teams.py
 
     @property
     def min_players(self) -> int:
@@ -263,9 +266,12 @@ def event_dict(record: tuple) -> dict[str, Any]:
                 "boneyard": record[4], "lead": record[5]}
     if kind == "round_end":  # pips left per seat; the winner (None: tie) scored `points`;
         # `hands`: every seat's rack as the round ended (revealed: the round is over)
-        return {"n": n, "type": kind, "round": record[2], "reason": record[3],
-                "winner": record[4], "pips": list(record[5]), "points": record[6],
-                "scores": list(record[7]), "hands": [list(h) for h in record[8]]}
+        out = {"n": n, "type": kind, "round": record[2], "reason": record[3],
+               "winner": record[4], "pips": list(record[5]), "points": record[6],
+               "scores": list(record[7]), "hands": [list(h) for h in record[8]]}
+        if len(record) > 9:  # partners: both seats of the winning team scored `points`
+            out["winners"] = list(record[9])
+        return out
     # match_end: winners (empty for a draw), match points per seat, last round's reason
     return {"n": n, "type": kind, "winners": list(record[2]), "points": list(record[3]),
             "reason": record[4]}
@@ -303,6 +309,7 @@ class Dominoes:
             raise ValueError(f"options must be a dict, not {type(options).__name__}")
         options = dict(options or {})
         target = options.pop("target", TARGET)
+        teams = check_teams(options.pop("teams"), players) if "teams" in options else False
         if options:
             raise ValueError(f"unknown dominoes option(s): {', '.join(map(str, options))}")
         if type(target) is not int or target < 1:
@@ -320,6 +327,7 @@ class Dominoes:
         self._pass_key = dset.pass_
         self.players = players
         self.target = target
+        self.teams = teams  # partners: seats 0+2 against 1+3 (rules/teams.py)
         self._rng = random.Random(seed)
         self._scores = [0] * players
         self._hands = [0] * players
@@ -404,6 +412,7 @@ class Dominoes:
             "target": self.target,
             "events": [event_dict(r) for r in self._events],
             "outcome": self.outcome,
+            **({"teams": view_key()} if self.teams else {}),
         }
 
     # ------------------------------------------------------------------ acting
@@ -603,21 +612,30 @@ class Dominoes:
     def _end_round(self, reason: str, out: int | None, records: list[tuple]) -> None:
         """Score the round that just ended; then end the match or deal the next round."""
         pips = [pip_count(h, self._tpips) for h in self._hands]
-        if out is not None:
-            winner: int | None = out  # the seat that went out wins, even beside a lone 0-0
+        if self.teams:
+            winner, won, points = self._team_round(out, pips)
         else:
-            low = min(pips)
-            winner = pips.index(low) if pips.count(low) == 1 else None
-        points = 0 if winner is None else sum(pips) - pips[winner]
-        if winner is not None:
-            self._scores[winner] += points
+            if out is not None:
+                winner: int | None = out  # the seat that went out wins, even beside a lone 0-0
+            else:
+                low = min(pips)
+                winner = pips.index(low) if pips.count(low) == 1 else None
+            points = 0 if winner is None else sum(pips) - pips[winner]
+            won = () if winner is None else (winner,)
+        for seat in won:
+            self._scores[seat] += points
         scores = tuple(self._scores)
         order = self.dset.hand_order
         racks = tuple(tuple(self._tiles[i] for i in order if h >> i & 1) for h in self._hands)
         records.append(
-            self._record("round_end", self._round, reason, winner, tuple(pips), points, scores, racks)
+            self._record("round_end", self._round, reason, winner, tuple(pips), points, scores, racks,
+                         *((won,) if self.teams else ()))
         )
-        winners = match_winners(self._scores, self.target)
+        if self.teams:
+            team = match_winners([scores[0], scores[1]], self.target)  # both partners carry the team's score
+            winners = None if team is None else [s for t in team for s in winners_of(t)]
+        else:
+            winners = match_winners(self._scores, self.target)
         if winners is None:
             self._deal(None, records)
             return
@@ -625,6 +643,26 @@ class Dominoes:
         self._outcome = {"winners": winners, "points": list(scores), "reason": reason,
                          "hands": [list(r) for r in racks]}
         records.append(self._record("match_end", tuple(winners), scores, reason))
+
+    def _team_round(self, out: int | None, pips: list[int]) -> tuple[int | None, tuple[int, ...], int]:
+        """Partners: the round's winning seat (the one out, or the winning
+        team's partner with fewer pips; None: nobody), the seats that score
+        (both partners) and the points each scores.
+
+        The seat that went out wins for its team; a blocked round goes to the
+        team whose partners hold fewer pips together (equal: nobody). The
+        winning team scores the pips the opponents hold.
+        """
+        sums = team_sums(pips)
+        if out is not None:
+            team: int | None = team_of(out)
+            winner: int | None = out
+        else:
+            team = lowest_team(pips)
+            winner = None if team is None else min(TEAMS[team], key=lambda s: (pips[s], s))
+        if team is None:
+            return None, (), 0
+        return winner, TEAMS[team], sums[1 - team]
 
     def _deal(self, rigged: list[int] | None, records: list[tuple]) -> None:
         """Deal a round (from `rigged`, else shuffled by the game's RNG) and set its lead."""

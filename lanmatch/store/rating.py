@@ -13,10 +13,12 @@ and profile, so a match is rated at most once.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass
 
 from lanmatch.ratings import Rating, placement_results, update
+from lanmatch.rules import teams as T
 
 #: Fixed ratings of the room bots by game and level (deviation 60: well
 #: measured), from `bench/bot_ratings.py --games 400` over heads-up
@@ -54,14 +56,16 @@ class StoredRating:
         return self.rating.shown()
 
 
-def pairwise(results: list[str]) -> dict[int, list[tuple[int, float]]]:
+def pairwise(results: list[str], partners: bool = False) -> dict[int, list[tuple[int, float]]]:
     """Each seat's games of one match from its `results` row ("win", "loss",
     "draw", "left"). The winners (or every seat of a drawn match) share the
     first place and the seats that lost are behind them, unranked among
     themselves (`ratings.placement_results`): a winner beats every seat that
     did not win, winners sharing a win are level, two seats that both lost
     played no game. A seat whose player left forfeits: it loses to every seat
-    still played by its person (two leavers played no game)."""
+    still played by its person (two leavers played no game). With `partners`
+    (a `teams` match, rules/teams.py) partners play no game with each other:
+    a team win is each partner beating each opponent."""
     out = placement_results([None if r == "left" else 0 if r in ("win", "draw") else None for r in results])
     left = {i for i, r in enumerate(results) if r == "left"}
     for i in out:
@@ -70,8 +74,18 @@ def pairwise(results: list[str]) -> dict[int, list[tuple[int, float]]]:
             games = [(j, 0.0) for j in range(len(results)) if j not in left]
         else:
             games += [(j, 1.0) for j in sorted(left)]
+        if partners:
+            games = [(j, score) for j, score in games if T.team_of(j) != T.team_of(i)]
         out[i] = sorted(games)
     return out
+
+
+def _json_dict(text: str | None) -> dict:
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def read_rating(conn: sqlite3.Connection, profile_id: int, game: str) -> StoredRating | None:
@@ -117,7 +131,9 @@ def rate_match(conn: sqlite3.Connection, match_id: int, now: float) -> list[tupl
             before.append(bot_rating(level, game))
         else:
             before.append(Rating())
-    games = pairwise([r[2] for r in rows])
+    opts = conn.execute("SELECT options FROM matches WHERE id = ?", (match_id,)).fetchone()
+    partners = len(rows) == T.SEATS and opts is not None and T.of_options(_json_dict(opts[0]))
+    games = pairwise([r[2] for r in rows], partners)
     changed = []
     for i, (seat, pid, _result, _game, _kind, _level) in enumerate(rows):
         if pid is None:

@@ -58,6 +58,8 @@ class Limits:
     wrong_passwords: float = 5.0  # wrong passwords a second, per address and per room (then `slow_down`)
     new_profiles: int = 5  # new profiles an hour per address (0: none)
     page: int = 100  # rooms in one `rooms` reply
+    chat_rate: float = 0.5  # chat messages a second a peer may send on average ...
+    chat_burst: float = 5.0  # ... in bursts of up to this many (then `chat_too_fast`)
 
 
 @dataclass(eq=False)

@@ -278,6 +278,7 @@ class Room:
             "bots": self.bot_level,
             "kind": "coins" if self.stake else "practice",
             "stake": self.stake,
+            **({"teams": True} if self.options.get("teams") is True else {}),  # partners (docs/protocol.md)
         }
 
     def public(self, spectators: int = 0) -> dict[str, Any]:

@@ -8,7 +8,8 @@ who watches, who directs the room. The host's task for the room
 
 - `handle(type, peer, msg, now)`: one message from the room's inbox (`join`,
   `watch`, `resume`, `leave`, `gone`, `resync`, `start`, `rematch`, `kick`,
-  `act`, `pause`: honoured for a person alone with bots, docs/protocol.md);
+  `act`, `chat`: relayed to every member, docs/protocol.md "Chat"; `pause`:
+  honoured for a person alone with bots, docs/protocol.md "Pause");
 - `deadline()`: when the room next has work without a message (the
   referee's next clock, a headless room's start); then `wake(now)` for the
   start timer and, while `timer_due(now)`, `due(now)` / `resolve(job,
@@ -253,6 +254,8 @@ class RoomSession:
         try:
             if typ == "act":
                 self._act(peer, msg, now)
+            elif typ == "chat":
+                self._chat(peer, msg, now)
             elif typ == "join":
                 self._join(peer, msg, now)
             elif typ == "watch":
@@ -299,6 +302,46 @@ class RoomSession:
                 self._password_bucket(now).take(now)
             self.out.error(peer, e.code, e.reason, ref=typ)
         return self.out.drain()
+
+    def _chat(self, peer: Peer, msg: dict[str, Any], now: float) -> None:
+        """A member's chat line or emote, relayed to every member (seated and
+        watching) with the sender's seat and name; the sender gets it too.
+
+        Raises:
+            RoomError: `not_in_room` (the peer is no member of this room now),
+                `bad_chat` (neither or both of `text` and `emote`, or a text
+                without a visible character), `chat_too_fast` (over the
+                peer's chat budget, `Limits.chat_rate`/`chat_burst`).
+        """
+        if peer.room is not self or (peer not in self.spectators and self.seated.get(peer.seat) is not peer):
+            raise RoomError("not_in_room", f"You are not in room {self.room.name!r}: nothing was relayed.")
+        text, emote = msg.get("text"), msg.get("emote")
+        if (text is None) == (emote is None):
+            raise RoomError("bad_chat", "A chat carries either a text or an emote.")
+        if text is not None and not text.strip():
+            raise RoomError("bad_chat", "A chat text needs a visible character.")
+        limits = self.lobby.limits
+        bucket = peer.tags.get("chat")
+        if bucket is None:
+            bucket = peer.tags["chat"] = TokenBucket(limits.chat_rate, limits.chat_burst, now)
+        if not bucket.take(now):
+            wait = bucket.wait(now)
+            err = error_message("chat_too_fast", f"Chat at most {limits.chat_rate:g} a second (bursts of "
+                                f"{limits.chat_burst:g}); try again in {wait:.1f} s.", ref="chat")
+            err["retry_after"] = round(max(wait, 0.001), 3)
+            self.out.send(peer, err)
+            return
+        seat = peer.seat
+        x = self.room.seats[seat] if seat is not None else None
+        name = x.name if x is not None else (peer.name or "?")
+        out: dict[str, Any] = {"type": "chat", "room": self.room.name, "seat": seat, "name": name}
+        if text is not None:
+            out["text"] = text.strip()
+        else:
+            out["emote"] = emote
+        for p in self.members():
+            if not p.closed:
+                self.out.send(p, out)
 
     def _password_bucket(self, now: float) -> Any:
         if self._wrong is None:
@@ -772,6 +815,14 @@ class RoomSession:
     def members(self) -> list[Peer]:
         return [*self.seated.values(), *self.spectators]
 
+    WATCHERS_SHOWN = 16  # names in a room's `watchers` (its `spectators` counts them all)
+
+    def watchers(self) -> list[str]:
+        """The names of those who watch, in the order of their connections (at most
+        `WATCHERS_SHOWN`; docs/protocol.md, the room's `watchers`)."""
+        here = sorted((p for p in self.spectators if not p.closed), key=lambda p: p.id)
+        return [p.name or "?" for p in here[: self.WATCHERS_SHOWN]]
+
     def _views(self, only: list[Peer] | None = None, skip: Peer | None = None) -> None:
         if self.room.referee is None:
             return
@@ -818,6 +869,7 @@ class RoomSession:
         info["names"] = [x["name"] for x in info["seats"]]  # the outcome's and the tally's seats, by name
         if self.tournament is not None:
             info["tournament"] = self.tournament.public()
+        info["watchers"] = self.watchers()
         rating = getattr(self.keeper, "rating", None)  # a seated profile's rating (docs/protocol.md)
         if rating is not None:
             for s, p in self.profile_of.items():
