@@ -609,8 +609,13 @@ def test_lanmatch_join_in_a_real_terminal_finds_a_host_over_mdns_and_takes_a_sea
         cmd = f"{sys.executable} -m lanmatch join --bind {LOOPBACK} --name Bea"
         with Tmux(cmd, _env(tmp_path)) as t:
             t.wait_for(lambda s: name in s, timeout=20)
+            for _ in range(16):  # other hosts may be advertised on loopback too: choose ours
+                if any(line.startswith(" ▶") and name in line for line in t.screen().splitlines()):
+                    break
+                t.keys("Down")
+                time.sleep(0.1)
             t.keys("Enter")
-            t.wait_for(lambda s: "Rooms at" in s and " R " in s)
+            t.wait_for(lambda s: "Rooms at" in s and " R " in s and name in s)
             t.keys("Enter")
             t.wait_for(lambda s: "A seat at R" in s)
             t.keys("f")
