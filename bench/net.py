@@ -1,6 +1,7 @@
 """Host benchmarks: action round trip vs a bare echo, load, discovery time.
 
     python bench/net.py rtt        [--actions N] [--store] # action round trip beside a bare trio+msgpack echo
+    python bench/net.py tls        [--actions N] [--rounds 4] # the round trip over TLS beside plain TCP, alternating
     python bench/net.py busy       [--hard-rooms 20]      # the round trip beside rooms of Hard room bots
     python bench/net.py load       [--tables 100] [--seconds 10] [--procs 4]
     python bench/net.py discovery  [--runs 10]
@@ -28,11 +29,25 @@ import trio
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lanmatch.net.host import MAX_PER_ADDRESS, Host  # noqa: E402
+from lanmatch.net.tls import client_handshake  # noqa: E402
 from lanmatch.protocol import PROTOCOL_VERSION, Decoder, encode_frame  # noqa: E402
 from lanmatch.table import AUTOPILOT_PACE  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 HERE = Path(__file__).resolve()
+# the hosts and raw peers speak TLS 1.3 (as every lanmatch connection does) unless
+# LANMATCH_BENCH_PLAIN=1 (plain TCP, `Host(tls=False)`: the `tls` mode's comparison)
+PLAIN = bool(os.environ.get("LANMATCH_BENCH_PLAIN"))
+
+
+async def open_stream(port: int, plain: bool | None = None) -> trio.abc.Stream:
+    """A connection to the bench's host on 127.0.0.1: TLS 1.3, or plain TCP."""
+    stream = await trio.open_tcp_stream(LOOPBACK, port)
+    return stream if (PLAIN if plain is None else plain) else await client_handshake(stream)
+
+
+def host_tls() -> bool:
+    return not PLAIN
 
 
 def pct(samples: list[float], p: float) -> float:
@@ -114,7 +129,7 @@ async def rtt_host(hard_rooms: int = 0, pace: float = AUTOPILOT_PACE) -> None:
     async with trio.open_nursery() as nursery:
         # (a host starved by inline Hard bots must not drop the measured peers)
         host = Host("bench", rng=random.Random(1), person_bot_delay=0.0, dead_after=60.0 if hard_rooms else 4.0,
-                    store=store)
+                    store=store, tls=host_tls())
         await nursery.start(host.run)
         await nursery.start(host.listen, 0, LOOPBACK)
         hard = [host.create_room(f"hard{r}", game="colormatch", table="classic", seats=4, bot_level="hard",
@@ -161,7 +176,7 @@ def server(mode: str, *extra: str, env: dict | None = None) -> tuple[subprocess.
 
 async def echo_rtt(port: int, n: int) -> list[float]:
     msg = {"type": "act", "state_id": 12, "action": {"type": "play", "card": "R5"}, "pad": "x" * 150}
-    c = Raw(await trio.open_tcp_stream(LOOPBACK, port))
+    c = Raw(await open_stream(port, plain=True))
     out = []
     for _ in range(200):
         await c.send(msg)
@@ -188,7 +203,7 @@ class TwoSeats:
     async def open(cls, port: int, room: str = "bench") -> TwoSeats:
         peers = []
         for k in range(2):
-            p = Raw(await trio.open_tcp_stream(LOOPBACK, port))
+            p = Raw(await open_stream(port))
             await p.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": f"p{k}", "agent": "bot"})
             await p.expect("welcome")
             peers.append(p)
@@ -245,8 +260,11 @@ class TwoSeats:
             await p.stream.aclose()
 
 
-async def action_rtt(port: int, n: int) -> list[float]:
+async def action_rtt(port: int, n: int, plain: bool | None = None) -> list[float]:
     """`TwoSeats`: n timed actions after 200 warm-up ones."""
+    global PLAIN
+    if plain is not None:
+        PLAIN = plain
     table = await TwoSeats.open(port)
     out = await table.timed(n, warm=200)
     await table.aclose()
@@ -291,6 +309,34 @@ def run_rtt(args) -> dict:
     return res
 
 
+def run_tls(args) -> dict:
+    """The action round trip over TLS 1.3 beside plain TCP (`Host(tls=False)`,
+    raw peers without TLS), in `--rounds` alternating rounds in one run, each
+    round a fresh host process; the ratio of the p50s (issue 16: under 1.2)."""
+    samples: dict[str, list[float]] = {"tls": [], "plain": []}
+    per_round = max(1, args.actions // args.rounds)
+    for _ in range(args.rounds):
+        for mode in ("plain", "tls"):
+            env = dict(os.environ, LANMATCH_BENCH_PLAIN="1" if mode == "plain" else "")
+            p, port = server("_rtthost", env=env)
+            try:
+                samples[mode] += trio.run(action_rtt, port, per_round, mode == "plain")
+            finally:
+                p.stdin.close()
+                p.wait(timeout=30)
+    print(f"action round trip over 127.0.0.1, TLS 1.3 beside plain TCP ({args.rounds} alternating rounds, "
+          f"{per_round} samples each after 200 warm-up, a fresh host process each round)")
+    res = {}
+    for mode, xs in samples.items():
+        res[mode] = {"p50": statistics.median(xs), "p99": pct(xs, 99), "n": len(xs)}
+        print(f"  {'TLS 1.3  ' if mode == 'tls' else 'plain TCP'}: p50 {fmt_us(res[mode]['p50'])}   "
+              f"p99 {fmt_us(res[mode]['p99'])}")
+    res["ratio_p50"] = res["tls"]["p50"] / res["plain"]["p50"]
+    res["ratio_p99"] = res["tls"]["p99"] / res["plain"]["p99"]
+    print(f"  ratio TLS / plain: p50 {res['ratio_p50']:.2f} x   p99 {res['ratio_p99']:.2f} x")
+    return res
+
+
 def run_busy(args) -> dict:
     """The action round trip while `--hard-rooms` rooms of Hard room bots play
     on the same host: their decisions on worker threads (as shipped) or
@@ -332,7 +378,7 @@ async def load_host(tables: int) -> None:
     async with trio.open_nursery() as nursery:
         # (every seat comes from 127.0.0.1: the per-address cap is raised for them)
         host = Host("bench", rng=random.Random(1), person_bot_delay=0.0, dead_after=30.0,
-                    max_per_address=max(MAX_PER_ADDRESS, 4 * tables + 64))
+                    max_per_address=max(MAX_PER_ADDRESS, 4 * tables + 64), tls=host_tls())
         await nursery.start(host.run)
         await nursery.start(host.listen, 0, LOOPBACK)
         for t in range(tables):
@@ -364,7 +410,7 @@ async def light_seat(port: int, room: str, seed: int, samples: list) -> None:
     measured): raw frames, a random legal action as soon as a view offers some,
     each action timed from `act` sent to the next view received."""
     rng = random.Random(seed)
-    c = Raw(await trio.open_tcp_stream(LOOPBACK, port))
+    c = Raw(await open_stream(port))
     await c.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": f"s{seed}", "agent": "bot"})
     await c.send({"type": "join", "room": room})
 
@@ -529,7 +575,7 @@ def run_discovery(args) -> dict:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("what", choices=["rtt", "busy", "load", "discovery", "all", "_host", "_bots", "_echo", "_rtthost"])
+    p.add_argument("what", choices=["rtt", "tls", "busy", "load", "discovery", "all", "_host", "_bots", "_echo", "_rtthost"])
     p.add_argument("--actions", type=int, default=3000)
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--seconds", type=float, default=10.0)
@@ -569,6 +615,8 @@ def main() -> None:
             run_rtt(args)
         if args.what == "busy":
             run_busy(args)
+        if args.what == "tls":
+            run_tls(args)
         if args.what in ("load", "all"):
             run_load(args)
         if args.what in ("discovery", "all"):
