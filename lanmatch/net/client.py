@@ -49,6 +49,7 @@ from lanmatch.net.hostbook import HostBook
 from lanmatch.net.tls import client_handshake, fingerprint_of, short_fingerprint
 from lanmatch.protocol import (
     DEFAULT_PORT,
+    DeltaHolder,
     MAX_FRAME,
     PROTOCOL_VERSION,
     RemoteProtocolError,
@@ -199,6 +200,7 @@ class Client:
         register: bool = True,
         tls: bool = True,
         hosts: HostBook | None = None,
+        deltas: bool = True,
     ):
         self.name = name
         self.agent = agent
@@ -228,6 +230,9 @@ class Client:
         self.room_name: str | None = None
         self.seat: int | None = None
         self.view_msg: dict[str, Any] | None = None  # the latest `view` message, `far` keys restored
+        self.deltas = deltas  # ask for deltas in hello; `view_msg` and `on_message` see full views still
+        self._held = DeltaHolder()  # the latest view as sent (wire form, numbered): what a delta applies to
+        self.delta_gaps = 0  # deltas that did not fit the view held (each answered by a resync)
         self.fatal: dict[str, Any] | None = None  # a fatal error the host sent
         self.welcomed = False
 
@@ -277,6 +282,7 @@ class Client:
                 (any other failure is a dropped connection: "no_host_frame").
         """
         self.seq = 0
+        self._held.reset()  # a new connection numbers its views afresh
         self.welcomed = False
         self.host_frame = None
         self.bye = None
@@ -360,6 +366,8 @@ class Client:
                                  "client": f"lanmatch {__version__}"}
         if self.token:
             hello["token"] = self.token
+        if self.deltas:
+            hello["deltas"] = True
         if self.profile is not None:
             if self.host_frame is not None:
                 proof = profile_proof(profile_verifier(self._key()), self.host_frame["nonce"])
@@ -407,11 +415,25 @@ class Client:
             self.room_name, self.seat = msg["room"], None
         elif typ == "left":
             self.room_name, self.seat, self.token, self.room, self.view_msg = None, None, None, None, None
+            self._held.reset()
         elif typ == "room":
             self.room = msg["room"]
         elif typ == "view":
+            self._held.full(msg)
             msg = {**msg, "view": view_from_wire(msg["view"])}
             self.view_msg = msg
+        elif typ == "delta":
+            full = self._held.delta(msg)
+            if full is None:  # a gap, or a delta that does not fit: the snapshot will bring the view
+                if not self._held.broken:
+                    self._held.broken = True
+                    self.delta_gaps += 1
+                    log.info("%s: delta %d does not follow the view held: resync", self.name, msg["vn"])
+                    self.send("resync")
+                return
+            msg = {**full, "seq": seq, "view": view_from_wire(full["view"])}
+            self.view_msg = msg
+            typ = "view"  # what `on_message` sees: the full view, as without deltas
         elif typ == "snapshot":
             self.room = msg["room"]
             self.seat = msg["seat"]
@@ -419,13 +441,17 @@ class Client:
                 v = msg["view"]
                 if not isinstance(v.get("view"), dict) or type(v.get("state_id")) is not int:
                     raise RemoteProtocolError("bad_field", "a snapshot's view is a view message")
+                self._held.full(v)
                 self.view_msg = {**v, "type": "view", "seq": seq, "view": view_from_wire(v["view"])}
                 msg = {**msg, "view": self.view_msg}
+            else:
+                self._held.reset()
         elif typ == "bye":
             self.bye = msg
         elif typ == "error":
             if msg["code"] == "bad_token":  # that seat is gone (freed, or a restarted host's table ended)
                 self.token, self.seat, self.room_name, self.room, self.view_msg = None, None, None, None, None
+                self._held.reset()
             elif msg["code"] == "unknown_profile" and msg.get("ref") == "hello":
                 self._register()
             elif msg["code"] == "wrong_key" and msg.get("ref") == "hello" and self._register_legacy(msg):

@@ -51,7 +51,7 @@ import trio
 from lanmatch.net.conn import FRAME_TIMEOUT, HELLO_TIMEOUT, Connection, Sweeper, escape, refuse
 from lanmatch.net.keeper import StoreKeeper
 from lanmatch.net.tls import Identity
-from lanmatch.protocol import RemoteProtocolError, check_outgoing_host
+from lanmatch.protocol import DeltaSender, RemoteProtocolError, check_outgoing_host
 from lanmatch.store import Store
 from lanmatch.table import AUTOPILOT_PACE
 from lanmatch.table.effects import (
@@ -232,7 +232,8 @@ class Host:
         for e in effects:
             t = type(e)
             if t is Send:
-                e.peer.link.send(e.msg)
+                sender = e.peer.tags.get("deltas")
+                e.peer.link.send(e.msg if sender is None else _numbered(sender, e.msg))
             elif t is Views:
                 e.room.link._send_views(only=e.peers)
             elif t is Post:
@@ -384,11 +385,29 @@ class Host:
             self.lobby.out.error(peer, "internal", "The host failed on that message (its bug, logged).", fatal=True)
             self.execute(self.lobby.drain())
         finally:
+            if (type(msg) is dict and msg.get("type") == "hello" and msg.get("deltas") is True
+                    and peer.name is not None and "deltas" not in peer.tags):
+                peer.tags["deltas"] = DeltaSender()  # views after the first as deltas (docs/protocol.md, "Deltas")
             conn = peer.link
             conn.label = peer.label
             if not conn.greeted and peer.name is not None:
                 conn.greeted = True
                 self._ungreeted.pop(conn.id, None)
+
+
+def _numbered(sender: DeltaSender, msg: dict[str, Any]) -> dict[str, Any]:
+    """A message to a peer that takes deltas, as its view's numbering needs:
+    a snapshot's view is numbered (its next view a delta of it); after
+    `left` or `bad_token` it holds no view (the next one goes in full)."""
+    typ = msg["type"]
+    if typ == "snapshot":
+        if msg["view"] is None:
+            sender.reset()
+        else:
+            msg = {**msg, "view": sender.full(msg["view"])}
+    elif typ == "left" or (typ == "error" and msg.get("code") == "bad_token"):
+        sender.reset()
+    return msg
 
 
 def _address(stream: trio.abc.Stream) -> str | None:
@@ -536,8 +555,10 @@ class RoomActor:
         spectator_msg = None
         for p in targets:
             if p.seat is not None:
-                p.link.send(s.view_message(p.seat, now))
+                msg = s.view_message(p.seat, now)
             else:
                 if spectator_msg is None:
                     spectator_msg = s.view_message(None, now)
-                p.link.send(spectator_msg)
+                msg = spectator_msg
+            sender = p.tags.get("deltas")
+            p.link.send(msg if sender is None else sender.next(msg))

@@ -284,6 +284,7 @@ PEER: dict[str, dict[str, Field]] = {
         "token": opt(TOKEN),
         "client": opt(s(0, 64)),
         "profile": opt(nil(profile())),
+        "deltas": opt(b()),  # views after the first as `delta` messages (docs/protocol.md, "Deltas")
     },
     "register": {"profile": req(registration())},
     "ping": {},
@@ -354,6 +355,20 @@ HOST: dict[str, dict[str, Field]] = {
         "legal": req(lst(mapping(8), 512)),
         "timers": req(lst(TIMER, 16)),
         "autopilot": req(lst(SEAT, 6)),
+        "vn": opt(i(1, MAX_INT)),  # a peer that asked for deltas: this view's number
+    },
+    "delta": {
+        "seq": req(SEQ),
+        "room": req(ROOM),
+        "state_id": req(i()),
+        "vn": req(i(1, MAX_INT)),
+        "set": opt(mapping(64)),
+        "unset": opt(lst(s(1, 32), 64)),
+        "drop": opt(i(0, 64)),
+        "events": opt(lst(mapping(16), 64)),
+        "legal": opt(lst(mapping(8), 512)),
+        "timers": opt(lst(TIMER, 16)),
+        "autopilot": opt(lst(SEAT, 6)),
     },
     "rejected": {
         "seq": req(SEQ),
