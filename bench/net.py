@@ -2,6 +2,8 @@
 
     python bench/net.py rtt        [--actions N] [--store] # action round trip beside a bare trio+msgpack echo
     python bench/net.py tls        [--actions N] [--rounds 4] # the round trip over TLS beside plain TCP, alternating
+    python bench/net.py deltas     [--actions N] [--rounds 4] # the round trip with full views beside deltas, alternating
+    python bench/net.py load ... --deltas                     # the load with seats that ask for deltas
     python bench/net.py busy       [--hard-rooms 20]      # the round trip beside rooms of Hard room bots
     python bench/net.py load       [--tables 100] [--seconds 10] [--procs 4]
     python bench/net.py discovery  [--runs 10]
@@ -30,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lanmatch.net.host import MAX_PER_ADDRESS, Host  # noqa: E402
 from lanmatch.net.tls import client_handshake  # noqa: E402
-from lanmatch.protocol import PROTOCOL_VERSION, Decoder, encode_frame  # noqa: E402
+from lanmatch.protocol import PROTOCOL_VERSION, Decoder, apply_delta, encode_frame  # noqa: E402
 from lanmatch.table import AUTOPILOT_PACE  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
@@ -48,6 +50,17 @@ async def open_stream(port: int, plain: bool | None = None) -> trio.abc.Stream:
 
 def host_tls() -> bool:
     return not PLAIN
+
+
+# the raw peers ask for deltas (docs/protocol.md, "Deltas") when LANMATCH_BENCH_DELTAS=1
+DELTAS = bool(os.environ.get("LANMATCH_BENCH_DELTAS"))
+
+
+def hello(name: str) -> dict:
+    msg = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "agent": "bot"}
+    if DELTAS:
+        msg["deltas"] = True
+    return msg
 
 
 def pct(samples: list[float], p: float) -> float:
@@ -68,6 +81,9 @@ class Raw:
         self.dec = Decoder()
         self.lock = trio.StrictFIFOLock()
         self.last_sent = time.monotonic()
+        self.held = None  # the last view (wire form): what a delta applies to
+        self.view_bytes = 0  # bytes of the `view` and `delta` frames received
+        self.views = 0
 
     async def send(self, msg):
         async with self.lock:
@@ -78,6 +94,16 @@ class Raw:
         while True:
             m = self.dec.next_message()
             if m is not None:
+                typ = m["type"]
+                if typ == "view" or typ == "delta":
+                    self.view_bytes += len(encode_frame(m))
+                    self.views += 1
+                    if typ == "delta":
+                        held = self.held
+                        if held is None or m["vn"] != held["vn"] + 1:
+                            raise RuntimeError(f"delta {m['vn']} does not follow the view held")
+                        m = {**apply_delta(held, m), "seq": m["seq"]}
+                    self.held = m
                 if time.monotonic() - self.last_sent > 1.0:  # the heartbeat a real client sends
                     await self.send({"type": "ping"})
                 return m
@@ -204,7 +230,7 @@ class TwoSeats:
         peers = []
         for k in range(2):
             p = Raw(await open_stream(port))
-            await p.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": f"p{k}", "agent": "bot"})
+            await p.send(hello(f"p{k}"))
             await p.expect("welcome")
             peers.append(p)
         await peers[0].send({"type": "create", "room": room, "game": "colormatch", "table": "classic",
@@ -309,6 +335,55 @@ def run_rtt(args) -> dict:
     return res
 
 
+async def delta_rtt(port: int, n: int, deltas: bool) -> tuple[list[float], float]:
+    """`action_rtt` with the raw peers asking for deltas or not; also the
+    bytes per view frame they received."""
+    global DELTAS
+    DELTAS = deltas
+    table = await TwoSeats.open(port)
+    for p in table.peers:
+        p.view_bytes = p.views = 0
+    out = await table.timed(n, warm=200)
+    size = sum(p.view_bytes for p in table.peers) / max(1, sum(p.views for p in table.peers))
+    await table.aclose()
+    return out, size
+
+
+def run_deltas(args) -> dict:
+    """The action round trip with full views beside deltas (the same host
+    code, peers asking or not), in `--rounds` alternating rounds, a fresh TLS
+    host process each round; the bare echo once, for the ratio."""
+    p, port = server("_echo")
+    try:
+        echo = trio.run(echo_rtt, port, args.actions)
+    finally:
+        p.stdin.close()
+        p.wait(timeout=10)
+    samples: dict[str, list[float]] = {"full": [], "deltas": []}
+    sizes: dict[str, list[float]] = {"full": [], "deltas": []}
+    per_round = max(1, args.actions // args.rounds)
+    for _ in range(args.rounds):
+        for mode in ("full", "deltas"):
+            p, port = server("_rtthost")
+            try:
+                xs, size = trio.run(delta_rtt, port, per_round, mode == "deltas")
+                samples[mode] += xs
+                sizes[mode].append(size)
+            finally:
+                p.stdin.close()
+                p.wait(timeout=30)
+    e50 = statistics.median(echo)
+    print(f"action round trip over 127.0.0.1 ({'TLS 1.3' if host_tls() else 'plain TCP'}), full views beside deltas "
+          f"({args.rounds} alternating rounds, {per_round} samples each after 200 warm-up)")
+    print(f"  bare trio+msgpack echo (plain TCP): p50 {fmt_us(e50)}   p99 {fmt_us(pct(echo, 99))}")
+    res = {"echo_p50": e50}
+    for mode, xs in samples.items():
+        res[mode] = {"p50": statistics.median(xs), "p99": pct(xs, 99), "bytes_per_view": statistics.mean(sizes[mode])}
+        print(f"  {mode:6} views: p50 {fmt_us(res[mode]['p50'])}   p99 {fmt_us(res[mode]['p99'])}   "
+              f"{res[mode]['p50'] / e50:.2f} x the echo   {res[mode]['bytes_per_view']:5.0f} bytes a view frame")
+    return res
+
+
 def run_tls(args) -> dict:
     """The action round trip over TLS 1.3 beside plain TCP (`Host(tls=False)`,
     raw peers without TLS), in `--rounds` alternating rounds in one run, each
@@ -405,13 +480,17 @@ async def load_host(tables: int) -> None:
 THINK = 0.0
 
 
+SEATS: list = []  # this process's raw seats (their view bytes)
+
+
 async def light_seat(port: int, room: str, seed: int, samples: list) -> None:
     """One remote seat, as light as a client can be (so the host is what is
     measured): raw frames, a random legal action as soon as a view offers some,
     each action timed from `act` sent to the next view received."""
     rng = random.Random(seed)
     c = Raw(await open_stream(port))
-    await c.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": f"s{seed}", "agent": "bot"})
+    SEATS.append(c)
+    await c.send(hello(f"s{seed}"))
     await c.send({"type": "join", "room": room})
 
     async def pinger():
@@ -462,7 +541,8 @@ async def load_bots(port: int, rooms: list[str], seconds: float, think: float) -
                 await trio.sleep(0.002)
     for f in FAILED[:5]:
         print(f"seat lost: {f}", file=sys.stderr)
-    print(json.dumps(samples))
+    print(json.dumps({"samples": samples, "view_bytes": sum(c.view_bytes for c in SEATS),
+                      "views": sum(c.views for c in SEATS)}))
 
 
 def run_load(args) -> dict:
@@ -472,9 +552,10 @@ def run_load(args) -> dict:
     rooms = [f"t{t}" for t in range(args.tables)]
     chunks = [rooms[i :: args.procs] for i in range(args.procs)]
     warm = 3.0
+    env = dict(os.environ, LANMATCH_BENCH_DELTAS="1" if args.deltas else "")
     bots = [subprocess.Popen([sys.executable, str(HERE), "_bots", "--port", str(port), "--seconds",
                               str(args.seconds + warm + 1), "--rooms", ",".join(c), "--think", str(args.think)],
-                             stdout=subprocess.PIPE, text=True) for c in chunks]
+                             stdout=subprocess.PIPE, text=True, env=env) for c in chunks]
     time.sleep(warm)
 
     def mark():
@@ -486,9 +567,13 @@ def run_load(args) -> dict:
     time.sleep(args.seconds)
     b = mark()
     samples = []
+    view_bytes = views = 0
     for p in bots:
         out, _ = p.communicate(timeout=args.seconds + 60)
-        samples += [dt for t, dt in json.loads(out.strip().splitlines()[-1]) if a["t"] <= t <= b["t"]]
+        got = json.loads(out.strip().splitlines()[-1])
+        samples += [dt for t, dt in got["samples"] if a["t"] <= t <= b["t"]]
+        view_bytes += got["view_bytes"]
+        views += got["views"]
     host.stdin.write("quit\n")
     host.stdin.flush()
     host.wait(timeout=10)
@@ -499,14 +584,17 @@ def run_load(args) -> dict:
         "tables": args.tables, "connections": b["peers"], "actions_per_s": actions / wall,
         "rtt_p50": statistics.median(samples), "rtt_p99": pct(samples, 99), "samples": len(samples),
         "host_cpu_per_action": cpu / max(actions, 1), "host_cpu_share": cpu / wall,
+        "bytes_per_view": view_bytes / max(views, 1), "deltas": bool(args.deltas),
     }
     print(f"load: {args.tables} tables x 4 remote bot seats ({res['connections']} connections), "
-          f"{args.procs} bot processes, think {args.think:g} s, {args.seconds:g} s measured")
+          f"{args.procs} bot processes, think {args.think:g} s, {args.seconds:g} s measured, "
+          f"{'TLS' if host_tls() else 'plain TCP'}, {'deltas' if args.deltas else 'full views'}")
     print(f"  actions/s            : {res['actions_per_s']:8.0f}")
     print(f"  action round trip    : p50 {fmt_us(res['rtt_p50'])}   p99 {fmt_us(res['rtt_p99'])}"
           f"   ({res['samples']} samples, seen by the bots)")
     print(f"  host CPU per action  : {fmt_us(res['host_cpu_per_action'])}"
           f"   (host process busy {res['host_cpu_share'] * 100:.0f}% of one core)")
+    print(f"  bytes per view frame : {res['bytes_per_view']:8.0f}   (one a seat per action; whole run, TLS overhead not counted)")
     return res
 
 
@@ -575,7 +663,7 @@ def run_discovery(args) -> dict:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("what", choices=["rtt", "tls", "busy", "load", "discovery", "all", "_host", "_bots", "_echo", "_rtthost"])
+    p.add_argument("what", choices=["rtt", "tls", "deltas", "busy", "load", "discovery", "all", "_host", "_bots", "_echo", "_rtthost"])
     p.add_argument("--actions", type=int, default=3000)
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--seconds", type=float, default=10.0)
@@ -587,6 +675,7 @@ def main() -> None:
     p.add_argument("--hard-rooms", type=int, default=0, help="busy: rooms of Hard room bots beside the measured table")
     p.add_argument("--rounds", type=int, default=4, help="busy: alternating rounds of each mode")
     p.add_argument("--pace", type=float, default=AUTOPILOT_PACE, help="busy: the room bots' pause before a move")
+    p.add_argument("--deltas", action="store_true", help="load: the seats ask for deltas")
     p.add_argument("--store", action="store_true", help="rtt: also measure a host that keeps every match in a store")
     args = p.parse_args()
     if args.what == "busy" and not args.hard_rooms:
@@ -617,6 +706,8 @@ def main() -> None:
             run_busy(args)
         if args.what == "tls":
             run_tls(args)
+        if args.what == "deltas":
+            run_deltas(args)
         if args.what in ("load", "all"):
             run_load(args)
         if args.what in ("discovery", "all"):
