@@ -15,6 +15,8 @@ does not, and the host sent deltas only to those that asked.
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -236,3 +238,27 @@ async def test_bot_nodes_with_and_without_deltas_play_whole_games(nursery):
             assert "delta" not in kinds and "view" in kinds
     for actor in actors:
         assert actor.room.referee.over
+
+
+JS_NODE = shutil.which("node")
+BOTNODE = Path(__file__).resolve().parent / "js" / "botnode.mjs"
+
+
+@pytest.mark.skipif(JS_NODE is None, reason="node is not installed")
+@pytest.mark.parametrize("flags", [[], ["--drop-every", "3"], ["--full-views"]])
+async def test_the_js_bot_node_plays_on_deltas(nursery, flags):
+    host = await start_host(nursery)
+    sent: list[str] = []
+    host.on_wire = lambda peer, msg: sent.append(msg["type"]) if peer.name == "js" else None
+    host.create_room("R", game="colormatch", table="daynight", seats=3, auto_start=True, start_after=0.5,
+                     bot_level="easy")
+    r = await trio.run_process([JS_NODE, str(BOTNODE), f"{LOOPBACK}:{host.port}", "R", "js", *flags,
+                                "--timeout", "25"], capture_stdout=True, capture_stderr=True, check=False)
+    assert r.returncode == 0, r.stderr.decode()[-2000:]
+    assert r.stdout.decode().startswith("outcome")
+    if "--full-views" in flags:
+        assert "delta" not in sent and "view" in sent
+    else:
+        assert sent.count("delta") > sent.count("view") > 0
+    if "--drop-every" in flags:
+        assert "snapshot" in sent and " resyncs=0" not in r.stdout.decode()
