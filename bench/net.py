@@ -122,8 +122,13 @@ class Raw:
 async def echo_server() -> None:
     """A bare trio + msgpack echo server: decodes each frame, sends it back re-encoded."""
 
+    tls = None if PLAIN else __import__("lanmatch.net.tls", fromlist=["Identity"]).Identity.ephemeral().server_context
+
     async def serve(stream):
         dec = Decoder()
+        if tls is not None:  # the echo over TLS 1.3, as the host speaks it (`deltas` mode)
+            stream = trio.SSLStream(stream, tls, server_side=True, https_compatible=False)
+            await stream.do_handshake()
         async with stream:
             while True:
                 data = await stream.receive_some(65536)
@@ -195,14 +200,16 @@ async def wait_stdin_closed() -> None:
 
 
 def server(mode: str, *extra: str, env: dict | None = None) -> tuple[subprocess.Popen, int]:
+    if env is None and mode == "_echo":
+        env = dict(os.environ, LANMATCH_BENCH_PLAIN="1")  # the bare echo speaks plain TCP unless asked
     p = subprocess.Popen([sys.executable, str(HERE), mode, *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          text=True, env=env)
     return p, int(p.stdout.readline().split()[1])
 
 
-async def echo_rtt(port: int, n: int) -> list[float]:
+async def echo_rtt(port: int, n: int, plain: bool = True) -> list[float]:
     msg = {"type": "act", "state_id": 12, "action": {"type": "play", "card": "R5"}, "pad": "x" * 150}
-    c = Raw(await open_stream(port, plain=True))
+    c = Raw(await open_stream(port, plain=plain))
     out = []
     for _ in range(200):
         await c.send(msg)
@@ -353,9 +360,9 @@ def run_deltas(args) -> dict:
     """The action round trip with full views beside deltas (the same host
     code, peers asking or not), in `--rounds` alternating rounds, a fresh TLS
     host process each round; the bare echo once, for the ratio."""
-    p, port = server("_echo")
+    p, port = server("_echo", env=dict(os.environ, LANMATCH_BENCH_PLAIN="1" if PLAIN else ""))
     try:
-        echo = trio.run(echo_rtt, port, args.actions)
+        echo = trio.run(echo_rtt, port, args.actions, PLAIN)
     finally:
         p.stdin.close()
         p.wait(timeout=10)
@@ -375,7 +382,7 @@ def run_deltas(args) -> dict:
     e50 = statistics.median(echo)
     print(f"action round trip over 127.0.0.1 ({'TLS 1.3' if host_tls() else 'plain TCP'}), full views beside deltas "
           f"({args.rounds} alternating rounds, {per_round} samples each after 200 warm-up)")
-    print(f"  bare trio+msgpack echo (plain TCP): p50 {fmt_us(e50)}   p99 {fmt_us(pct(echo, 99))}")
+    print(f"  bare trio+msgpack echo ({'plain TCP' if PLAIN else 'TLS 1.3'}): p50 {fmt_us(e50)}   p99 {fmt_us(pct(echo, 99))}")
     res = {"echo_p50": e50}
     for mode, xs in samples.items():
         res[mode] = {"p50": statistics.median(xs), "p99": pct(xs, 99), "bytes_per_view": statistics.mean(sizes[mode])}
