@@ -17,7 +17,11 @@ session: it takes messages from the inbox, waits with
 `trio.move_on_at(session.deadline())` for the clocks, runs a Hard bot's
 decision on a worker thread (the room waits, the others go on), and sends
 what the session says (`Views`: each seat its own view, built as it is
-sent). Sending never waits (see `conn.py`).
+sent; the referee builds each seat's engine view once per state). A peer
+whose `hello` asked for deltas gets, after its first full view, only what
+changed (`lanmatch.protocol.delta.DeltaSender`, kept in `peer.tags["deltas"]`;
+a snapshot renumbers it, `left` and `bad_token` reset it: `_numbered`).
+Sending never waits (see `conn.py`).
 
 With a store (`Host(store=...)`, docs/store.md "Host wiring"), `Host.run`
 first resumes every match the store holds unfinished (a host killed at any
