@@ -262,3 +262,22 @@ async def test_the_js_bot_node_plays_on_deltas(nursery, flags):
         assert sent.count("delta") > sent.count("view") > 0
     if "--drop-every" in flags:
         assert "snapshot" in sent and " resyncs=0" not in r.stdout.decode()
+
+
+async def test_a_client_at_a_host_without_deltas_says_hello_again_and_plays(nursery, monkeypatch):
+    """A host from before deltas (its catalogue without hello's `deltas`)
+    refuses the field (`bad_field`); the client says hello without it and
+    plays on full views."""
+    from lanmatch.protocol import messages
+
+    monkeypatch.setitem(messages.PEER, "hello", {k: f for k, f in messages.PEER["hello"].items() if k != "deltas"})
+    host = await start_host(nursery)
+    sent: list[str] = []
+    host.on_wire = lambda peer, msg: sent.append(msg["type"])
+    host.create_room("r", game="colormatch", table="classic", seats=2, auto_start=True, start_after=0.5,
+                     bot_level="easy")
+    node = BotNode("easy", room="r", name="old", seed=1, retry_for=30)
+    with trio.fail_after(60):
+        await node.run((LOOPBACK, host.port))
+    assert node.done and node.matches == 1 and not node.deltas
+    assert "delta" not in sent and "view" in sent

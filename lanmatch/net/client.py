@@ -452,6 +452,13 @@ class Client:
             if msg["code"] == "bad_token":  # that seat is gone (freed, or a restarted host's table ended)
                 self.token, self.seat, self.room_name, self.room, self.view_msg = None, None, None, None, None
                 self._held.reset()
+            elif (msg["code"] == "bad_field" and msg.get("ref") == "hello" and self.deltas
+                  and "'deltas'" in msg["message"] and not self.welcomed):
+                # a host from before deltas refuses the unknown field: say hello again without it
+                log.info("%s: the host does not know deltas: full views", self.name)
+                self.deltas = False
+                self.send("hello", **self._hello())
+                return
             elif msg["code"] == "unknown_profile" and msg.get("ref") == "hello":
                 self._register()
             elif msg["code"] == "wrong_key" and msg.get("ref") == "hello" and self._register_legacy(msg):
