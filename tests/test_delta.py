@@ -281,3 +281,35 @@ async def test_a_client_at_a_host_without_deltas_says_hello_again_and_plays(nurs
         await node.run((LOOPBACK, host.port))
     assert node.done and node.matches == 1 and not node.deltas
     assert "delta" not in sent and "view" in sent
+
+
+async def test_a_seat_taken_back_with_its_token_starts_on_a_numbered_full_view(nursery):
+    """Over real sockets, raw frames: the first view after a hello with a
+    token is a full `view` numbered 1 (the delta state is set before the
+    hello is served), a seat's next views are deltas of it, and a `resync`
+    is answered by a snapshot whose view is numbered next."""
+    from tests._net import RawPeer
+
+    host = await start_host(nursery)
+    a = await RawPeer.open(host.port)
+    await a.hello("a", deltas=True)
+    await a.send({"type": "create", "room": "r", "game": "colormatch", "table": "classic", "seats": 3})
+    seated_msg = await a.expect("seated")
+    await a.send({"type": "start"})
+    first = await a.expect("view")
+    assert first["vn"] == 1
+    await a.aclose()
+    b = await RawPeer.open(host.port)
+    await b.hello("a", token=seated_msg["token"], deltas=True)
+    await b.expect("seated")
+    view = await b.expect("view")
+    assert view["vn"] == 1 and view["view"]["hand"] == first["view"]["hand"]
+    await b.send({"type": "resync"})
+    snap = await b.expect("snapshot")
+    assert snap["view"]["vn"] == 2 and snap["view"]["view"] == view["view"]
+    legal = snap["view"]["legal"]
+    assert legal
+    await b.send({"type": "act", "state_id": snap["view"]["state_id"], "action": legal[0]})
+    d = await b.expect("delta")
+    assert d["vn"] == 3 and d["state_id"] == snap["view"]["state_id"] + 1
+    assert apply_delta(snap["view"], d)["view"]["step"] == d["state_id"]

@@ -377,6 +377,13 @@ class Host:
     def _guarded(self, peer: Peer, msg: dict[str, Any]) -> None:
         """`Lobby.receive`, where a bug of ours costs this peer its connection,
         loudly in the log, and never the host (unless `strict`: tests)."""
+        if type(msg) is dict and msg.get("type") == "hello" and peer.name is None:
+            # views after the first as deltas (docs/protocol.md, "Deltas"): set before the hello is
+            # served, so that a seat taken back with a token gets its first view numbered
+            if msg.get("deltas") is True:
+                peer.tags.setdefault("deltas", DeltaSender())
+            else:
+                peer.tags.pop("deltas", None)
         try:
             self.execute(self.lobby.receive(peer, msg, trio.current_time()))
         except RemoteProtocolError:
@@ -389,9 +396,6 @@ class Host:
             self.lobby.out.error(peer, "internal", "The host failed on that message (its bug, logged).", fatal=True)
             self.execute(self.lobby.drain())
         finally:
-            if (type(msg) is dict and msg.get("type") == "hello" and msg.get("deltas") is True
-                    and peer.name is not None and "deltas" not in peer.tags):
-                peer.tags["deltas"] = DeltaSender()  # views after the first as deltas (docs/protocol.md, "Deltas")
             conn = peer.link
             conn.label = peer.label
             if not conn.greeted and peer.name is not None:
