@@ -26,7 +26,15 @@ from hypothesis import strategies as st
 
 from lanmatch.net.client import BotNode, Client
 from lanmatch.net.host import _numbered
-from lanmatch.protocol import Decoder, DeltaSender, apply_delta, encode_frame, make_delta, view_from_wire, view_to_wire
+from lanmatch.protocol import (
+    Decoder,
+    DeltaSender,
+    apply_delta,
+    encode_frame,
+    make_delta,
+    view_from_wire,
+    view_to_wire,
+)
 from lanmatch.rules import GAMES, new_game
 from tests._net import LOOPBACK, start_host
 
@@ -101,7 +109,7 @@ def view_message(g: Any, seat: int | None, rng: random.Random) -> dict[str, Any]
         timers = [{"seat": g.to_act[0] if g.to_act else 0, "kind": rng.choice(["move", "keep"]),
                    "left": round(rng.uniform(0, 30), 1)}]
     return {"type": "view", "room": "r", "state_id": view["step"], "view": view_to_wire(view), "legal": legal,
-            "timers": timers, "autopilot": sorted(rng.sample(range(view["players"] if "players" in view else 2), rng.randint(0, 1)))}
+            "timers": timers, "autopilot": sorted(rng.sample(range(view.get("players", 2)), rng.randint(0, 1)))}
 
 
 def same_view(client: Client, full: dict[str, Any]) -> None:

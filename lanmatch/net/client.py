@@ -49,9 +49,9 @@ from lanmatch.net.hostbook import HostBook
 from lanmatch.net.tls import client_handshake, fingerprint_of, short_fingerprint
 from lanmatch.protocol import (
     DEFAULT_PORT,
-    DeltaHolder,
     MAX_FRAME,
     PROTOCOL_VERSION,
+    DeltaHolder,
     RemoteProtocolError,
     check_host_message,
     decode_body,
