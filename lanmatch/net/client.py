@@ -6,7 +6,11 @@ connection with a `Connection` (reader, writer, heartbeats; see `conn.py`)
 until it ends. Every host message is checked (`check_host_message`), its
 `seq` followed (a gap sends `resync`, answered by a full `snapshot`), and the
 client's picture updated (`room`, `seat`, `token`, the latest `view`, the
-profile's `balance`) before `on_message(msg)` sees it. A message of a type
+profile's `balance`) before `on_message(msg)` sees it. Its `hello` asks for
+deltas (docs/protocol.md, "Deltas"): each `delta` is applied to the view
+held (`DeltaHolder`) and everything after sees the full `view` it makes; a
+delta that does not follow sends `resync` (`Client(deltas=False)`: full
+views only). A message of a type
 this client does not know is passed over (its `seq` still counts). A client
 given a `profile` (`{"name", "key"}`, e.g. from `lanmatch.net.profile`)
 brings it in every `hello`: a host with a store recognises it (coin rooms,
