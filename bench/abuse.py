@@ -51,6 +51,7 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+os.environ.setdefault("LANMATCH_BENCH_PLAIN", "1")  # bench/net.py's peers speak plain TCP to this plain host
 
 from net import LOOPBACK, Raw, TwoSeats, pct, wait_stdin_closed  # noqa: E402
 

@@ -1,6 +1,9 @@
 """Host benchmarks: action round trip vs a bare echo, load, discovery time.
 
     python bench/net.py rtt        [--actions N] [--store] # action round trip beside a bare trio+msgpack echo
+    python bench/net.py tls        [--actions N] [--rounds 4] # the round trip over TLS beside plain TCP, alternating
+    python bench/net.py deltas     [--actions N] [--rounds 4] # the round trip with full views beside deltas, alternating
+    python bench/net.py load ... --deltas                     # the load with seats that ask for deltas
     python bench/net.py busy       [--hard-rooms 20]      # the round trip beside rooms of Hard room bots
     python bench/net.py load       [--tables 100] [--seconds 10] [--procs 4]
     python bench/net.py discovery  [--runs 10]
@@ -28,11 +31,36 @@ import trio
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lanmatch.net.host import MAX_PER_ADDRESS, Host  # noqa: E402
-from lanmatch.protocol import PROTOCOL_VERSION, Decoder, encode_frame  # noqa: E402
+from lanmatch.net.tls import client_handshake  # noqa: E402
+from lanmatch.protocol import PROTOCOL_VERSION, Decoder, apply_delta, encode_frame  # noqa: E402
 from lanmatch.table import AUTOPILOT_PACE  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 HERE = Path(__file__).resolve()
+# the hosts and raw peers speak TLS 1.3 (as every lanmatch connection does) unless
+# LANMATCH_BENCH_PLAIN=1 (plain TCP, `Host(tls=False)`: the `tls` mode's comparison)
+PLAIN = bool(os.environ.get("LANMATCH_BENCH_PLAIN"))
+
+
+async def open_stream(port: int, plain: bool | None = None) -> trio.abc.Stream:
+    """A connection to the bench's host on 127.0.0.1: TLS 1.3, or plain TCP."""
+    stream = await trio.open_tcp_stream(LOOPBACK, port)
+    return stream if (PLAIN if plain is None else plain) else await client_handshake(stream)
+
+
+def host_tls() -> bool:
+    return not PLAIN
+
+
+# the raw peers ask for deltas (docs/protocol.md, "Deltas") when LANMATCH_BENCH_DELTAS=1
+DELTAS = bool(os.environ.get("LANMATCH_BENCH_DELTAS"))
+
+
+def hello(name: str) -> dict:
+    msg = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "agent": "bot"}
+    if DELTAS:
+        msg["deltas"] = True
+    return msg
 
 
 def pct(samples: list[float], p: float) -> float:
@@ -53,6 +81,9 @@ class Raw:
         self.dec = Decoder()
         self.lock = trio.StrictFIFOLock()
         self.last_sent = time.monotonic()
+        self.held = None  # the last view (wire form): what a delta applies to
+        self.view_bytes = 0  # bytes of the `view` and `delta` frames received
+        self.views = 0
 
     async def send(self, msg):
         async with self.lock:
@@ -63,6 +94,16 @@ class Raw:
         while True:
             m = self.dec.next_message()
             if m is not None:
+                typ = m["type"]
+                if typ == "view" or typ == "delta":
+                    self.view_bytes += len(encode_frame(m))
+                    self.views += 1
+                    if typ == "delta":
+                        held = self.held
+                        if held is None or m["vn"] != held["vn"] + 1:
+                            raise RuntimeError(f"delta {m['vn']} does not follow the view held")
+                        m = {**apply_delta(held, m), "seq": m["seq"]}
+                    self.held = m
                 if time.monotonic() - self.last_sent > 1.0:  # the heartbeat a real client sends
                     await self.send({"type": "ping"})
                 return m
@@ -81,8 +122,13 @@ class Raw:
 async def echo_server() -> None:
     """A bare trio + msgpack echo server: decodes each frame, sends it back re-encoded."""
 
+    tls = None if PLAIN else __import__("lanmatch.net.tls", fromlist=["Identity"]).Identity.ephemeral().server_context
+
     async def serve(stream):
         dec = Decoder()
+        if tls is not None:  # the echo over TLS 1.3, as the host speaks it (`deltas` mode)
+            stream = trio.SSLStream(stream, tls, server_side=True, https_compatible=False)
+            await stream.do_handshake()
         async with stream:
             while True:
                 data = await stream.receive_some(65536)
@@ -114,7 +160,7 @@ async def rtt_host(hard_rooms: int = 0, pace: float = AUTOPILOT_PACE) -> None:
     async with trio.open_nursery() as nursery:
         # (a host starved by inline Hard bots must not drop the measured peers)
         host = Host("bench", rng=random.Random(1), person_bot_delay=0.0, dead_after=60.0 if hard_rooms else 4.0,
-                    store=store)
+                    store=store, tls=host_tls())
         await nursery.start(host.run)
         await nursery.start(host.listen, 0, LOOPBACK)
         hard = [host.create_room(f"hard{r}", game="colormatch", table="classic", seats=4, bot_level="hard",
@@ -154,14 +200,16 @@ async def wait_stdin_closed() -> None:
 
 
 def server(mode: str, *extra: str, env: dict | None = None) -> tuple[subprocess.Popen, int]:
+    if env is None and mode == "_echo":
+        env = dict(os.environ, LANMATCH_BENCH_PLAIN="1")  # the bare echo speaks plain TCP unless asked
     p = subprocess.Popen([sys.executable, str(HERE), mode, *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          text=True, env=env)
     return p, int(p.stdout.readline().split()[1])
 
 
-async def echo_rtt(port: int, n: int) -> list[float]:
+async def echo_rtt(port: int, n: int, plain: bool = True) -> list[float]:
     msg = {"type": "act", "state_id": 12, "action": {"type": "play", "card": "R5"}, "pad": "x" * 150}
-    c = Raw(await trio.open_tcp_stream(LOOPBACK, port))
+    c = Raw(await open_stream(port, plain=plain))
     out = []
     for _ in range(200):
         await c.send(msg)
@@ -188,8 +236,8 @@ class TwoSeats:
     async def open(cls, port: int, room: str = "bench") -> TwoSeats:
         peers = []
         for k in range(2):
-            p = Raw(await trio.open_tcp_stream(LOOPBACK, port))
-            await p.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": f"p{k}", "agent": "bot"})
+            p = Raw(await open_stream(port))
+            await p.send(hello(f"p{k}"))
             await p.expect("welcome")
             peers.append(p)
         await peers[0].send({"type": "create", "room": room, "game": "colormatch", "table": "classic",
@@ -245,8 +293,11 @@ class TwoSeats:
             await p.stream.aclose()
 
 
-async def action_rtt(port: int, n: int) -> list[float]:
+async def action_rtt(port: int, n: int, plain: bool | None = None) -> list[float]:
     """`TwoSeats`: n timed actions after 200 warm-up ones."""
+    global PLAIN
+    if plain is not None:
+        PLAIN = plain
     table = await TwoSeats.open(port)
     out = await table.timed(n, warm=200)
     await table.aclose()
@@ -291,6 +342,83 @@ def run_rtt(args) -> dict:
     return res
 
 
+async def delta_rtt(port: int, n: int, deltas: bool) -> tuple[list[float], float]:
+    """`action_rtt` with the raw peers asking for deltas or not; also the
+    bytes per view frame they received."""
+    global DELTAS
+    DELTAS = deltas
+    table = await TwoSeats.open(port)
+    for p in table.peers:
+        p.view_bytes = p.views = 0
+    out = await table.timed(n, warm=200)
+    size = sum(p.view_bytes for p in table.peers) / max(1, sum(p.views for p in table.peers))
+    await table.aclose()
+    return out, size
+
+
+def run_deltas(args) -> dict:
+    """The action round trip with full views beside deltas (the same host
+    code, peers asking or not), in `--rounds` alternating rounds, a fresh TLS
+    host process each round; the bare echo once, for the ratio."""
+    p, port = server("_echo", env=dict(os.environ, LANMATCH_BENCH_PLAIN="1" if PLAIN else ""))
+    try:
+        echo = trio.run(echo_rtt, port, args.actions, PLAIN)
+    finally:
+        p.stdin.close()
+        p.wait(timeout=10)
+    samples: dict[str, list[float]] = {"full": [], "deltas": []}
+    sizes: dict[str, list[float]] = {"full": [], "deltas": []}
+    per_round = max(1, args.actions // args.rounds)
+    for _ in range(args.rounds):
+        for mode in ("full", "deltas"):
+            p, port = server("_rtthost")
+            try:
+                xs, size = trio.run(delta_rtt, port, per_round, mode == "deltas")
+                samples[mode] += xs
+                sizes[mode].append(size)
+            finally:
+                p.stdin.close()
+                p.wait(timeout=30)
+    e50 = statistics.median(echo)
+    print(f"action round trip over 127.0.0.1 ({'TLS 1.3' if host_tls() else 'plain TCP'}), full views beside deltas "
+          f"({args.rounds} alternating rounds, {per_round} samples each after 200 warm-up)")
+    print(f"  bare trio+msgpack echo ({'plain TCP' if PLAIN else 'TLS 1.3'}): p50 {fmt_us(e50)}   p99 {fmt_us(pct(echo, 99))}")
+    res = {"echo_p50": e50}
+    for mode, xs in samples.items():
+        res[mode] = {"p50": statistics.median(xs), "p99": pct(xs, 99), "bytes_per_view": statistics.mean(sizes[mode])}
+        print(f"  {mode:6} views: p50 {fmt_us(res[mode]['p50'])}   p99 {fmt_us(res[mode]['p99'])}   "
+              f"{res[mode]['p50'] / e50:.2f} x the echo   {res[mode]['bytes_per_view']:5.0f} bytes a view frame")
+    return res
+
+
+def run_tls(args) -> dict:
+    """The action round trip over TLS 1.3 beside plain TCP (`Host(tls=False)`,
+    raw peers without TLS), in `--rounds` alternating rounds in one run, each
+    round a fresh host process; the ratio of the p50s (issue 16: under 1.2)."""
+    samples: dict[str, list[float]] = {"tls": [], "plain": []}
+    per_round = max(1, args.actions // args.rounds)
+    for _ in range(args.rounds):
+        for mode in ("plain", "tls"):
+            env = dict(os.environ, LANMATCH_BENCH_PLAIN="1" if mode == "plain" else "")
+            p, port = server("_rtthost", env=env)
+            try:
+                samples[mode] += trio.run(action_rtt, port, per_round, mode == "plain")
+            finally:
+                p.stdin.close()
+                p.wait(timeout=30)
+    print(f"action round trip over 127.0.0.1, TLS 1.3 beside plain TCP ({args.rounds} alternating rounds, "
+          f"{per_round} samples each after 200 warm-up, a fresh host process each round)")
+    res = {}
+    for mode, xs in samples.items():
+        res[mode] = {"p50": statistics.median(xs), "p99": pct(xs, 99), "n": len(xs)}
+        print(f"  {'TLS 1.3  ' if mode == 'tls' else 'plain TCP'}: p50 {fmt_us(res[mode]['p50'])}   "
+              f"p99 {fmt_us(res[mode]['p99'])}")
+    res["ratio_p50"] = res["tls"]["p50"] / res["plain"]["p50"]
+    res["ratio_p99"] = res["tls"]["p99"] / res["plain"]["p99"]
+    print(f"  ratio TLS / plain: p50 {res['ratio_p50']:.2f} x   p99 {res['ratio_p99']:.2f} x")
+    return res
+
+
 def run_busy(args) -> dict:
     """The action round trip while `--hard-rooms` rooms of Hard room bots play
     on the same host: their decisions on worker threads (as shipped) or
@@ -332,7 +460,7 @@ async def load_host(tables: int) -> None:
     async with trio.open_nursery() as nursery:
         # (every seat comes from 127.0.0.1: the per-address cap is raised for them)
         host = Host("bench", rng=random.Random(1), person_bot_delay=0.0, dead_after=30.0,
-                    max_per_address=max(MAX_PER_ADDRESS, 4 * tables + 64))
+                    max_per_address=max(MAX_PER_ADDRESS, 4 * tables + 64), tls=host_tls())
         await nursery.start(host.run)
         await nursery.start(host.listen, 0, LOOPBACK)
         for t in range(tables):
@@ -359,13 +487,17 @@ async def load_host(tables: int) -> None:
 THINK = 0.0
 
 
+SEATS: list = []  # this process's raw seats (their view bytes)
+
+
 async def light_seat(port: int, room: str, seed: int, samples: list) -> None:
     """One remote seat, as light as a client can be (so the host is what is
     measured): raw frames, a random legal action as soon as a view offers some,
     each action timed from `act` sent to the next view received."""
     rng = random.Random(seed)
-    c = Raw(await trio.open_tcp_stream(LOOPBACK, port))
-    await c.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": f"s{seed}", "agent": "bot"})
+    c = Raw(await open_stream(port))
+    SEATS.append(c)
+    await c.send(hello(f"s{seed}"))
     await c.send({"type": "join", "room": room})
 
     async def pinger():
@@ -416,7 +548,8 @@ async def load_bots(port: int, rooms: list[str], seconds: float, think: float) -
                 await trio.sleep(0.002)
     for f in FAILED[:5]:
         print(f"seat lost: {f}", file=sys.stderr)
-    print(json.dumps(samples))
+    print(json.dumps({"samples": samples, "view_bytes": sum(c.view_bytes for c in SEATS),
+                      "views": sum(c.views for c in SEATS)}))
 
 
 def run_load(args) -> dict:
@@ -426,9 +559,10 @@ def run_load(args) -> dict:
     rooms = [f"t{t}" for t in range(args.tables)]
     chunks = [rooms[i :: args.procs] for i in range(args.procs)]
     warm = 3.0
+    env = dict(os.environ, LANMATCH_BENCH_DELTAS="1" if args.deltas else "")
     bots = [subprocess.Popen([sys.executable, str(HERE), "_bots", "--port", str(port), "--seconds",
                               str(args.seconds + warm + 1), "--rooms", ",".join(c), "--think", str(args.think)],
-                             stdout=subprocess.PIPE, text=True) for c in chunks]
+                             stdout=subprocess.PIPE, text=True, env=env) for c in chunks]
     time.sleep(warm)
 
     def mark():
@@ -440,9 +574,13 @@ def run_load(args) -> dict:
     time.sleep(args.seconds)
     b = mark()
     samples = []
+    view_bytes = views = 0
     for p in bots:
         out, _ = p.communicate(timeout=args.seconds + 60)
-        samples += [dt for t, dt in json.loads(out.strip().splitlines()[-1]) if a["t"] <= t <= b["t"]]
+        got = json.loads(out.strip().splitlines()[-1])
+        samples += [dt for t, dt in got["samples"] if a["t"] <= t <= b["t"]]
+        view_bytes += got["view_bytes"]
+        views += got["views"]
     host.stdin.write("quit\n")
     host.stdin.flush()
     host.wait(timeout=10)
@@ -453,14 +591,17 @@ def run_load(args) -> dict:
         "tables": args.tables, "connections": b["peers"], "actions_per_s": actions / wall,
         "rtt_p50": statistics.median(samples), "rtt_p99": pct(samples, 99), "samples": len(samples),
         "host_cpu_per_action": cpu / max(actions, 1), "host_cpu_share": cpu / wall,
+        "bytes_per_view": view_bytes / max(views, 1), "deltas": bool(args.deltas),
     }
     print(f"load: {args.tables} tables x 4 remote bot seats ({res['connections']} connections), "
-          f"{args.procs} bot processes, think {args.think:g} s, {args.seconds:g} s measured")
+          f"{args.procs} bot processes, think {args.think:g} s, {args.seconds:g} s measured, "
+          f"{'TLS' if host_tls() else 'plain TCP'}, {'deltas' if args.deltas else 'full views'}")
     print(f"  actions/s            : {res['actions_per_s']:8.0f}")
     print(f"  action round trip    : p50 {fmt_us(res['rtt_p50'])}   p99 {fmt_us(res['rtt_p99'])}"
           f"   ({res['samples']} samples, seen by the bots)")
     print(f"  host CPU per action  : {fmt_us(res['host_cpu_per_action'])}"
           f"   (host process busy {res['host_cpu_share'] * 100:.0f}% of one core)")
+    print(f"  bytes per view frame : {res['bytes_per_view']:8.0f}   (one a seat per action; whole run, TLS overhead not counted)")
     return res
 
 
@@ -529,7 +670,7 @@ def run_discovery(args) -> dict:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("what", choices=["rtt", "busy", "load", "discovery", "all", "_host", "_bots", "_echo", "_rtthost"])
+    p.add_argument("what", choices=["rtt", "tls", "deltas", "busy", "load", "discovery", "all", "_host", "_bots", "_echo", "_rtthost"])
     p.add_argument("--actions", type=int, default=3000)
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--seconds", type=float, default=10.0)
@@ -541,6 +682,7 @@ def main() -> None:
     p.add_argument("--hard-rooms", type=int, default=0, help="busy: rooms of Hard room bots beside the measured table")
     p.add_argument("--rounds", type=int, default=4, help="busy: alternating rounds of each mode")
     p.add_argument("--pace", type=float, default=AUTOPILOT_PACE, help="busy: the room bots' pause before a move")
+    p.add_argument("--deltas", action="store_true", help="load: the seats ask for deltas")
     p.add_argument("--store", action="store_true", help="rtt: also measure a host that keeps every match in a store")
     args = p.parse_args()
     if args.what == "busy" and not args.hard_rooms:
@@ -569,6 +711,10 @@ def main() -> None:
             run_rtt(args)
         if args.what == "busy":
             run_busy(args)
+        if args.what == "tls":
+            run_tls(args)
+        if args.what == "deltas":
+            run_deltas(args)
         if args.what in ("load", "all"):
             run_load(args)
         if args.what in ("discovery", "all"):

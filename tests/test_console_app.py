@@ -16,6 +16,7 @@ import re
 import stat
 import subprocess
 import sys
+import time
 from collections.abc import Awaitable, Callable
 
 import pytest

@@ -6,7 +6,11 @@ connection with a `Connection` (reader, writer, heartbeats; see `conn.py`)
 until it ends. Every host message is checked (`check_host_message`), its
 `seq` followed (a gap sends `resync`, answered by a full `snapshot`), and the
 client's picture updated (`room`, `seat`, `token`, the latest `view`, the
-profile's `balance`) before `on_message(msg)` sees it. A message of a type
+profile's `balance`) before `on_message(msg)` sees it. Its `hello` asks for
+deltas (docs/protocol.md, "Deltas"): each `delta` is applied to the view
+held (`DeltaHolder`) and everything after sees the full `view` it makes; a
+delta that does not follow sends `resync` (`Client(deltas=False)`: full
+views only). A message of a type
 this client does not know is passed over (its `seq` still counts). A client
 given a `profile` (`{"name", "key"}`, e.g. from `lanmatch.net.profile`)
 brings it in every `hello`: a host with a store recognises it (coin rooms,
@@ -58,6 +62,7 @@ from lanmatch.protocol import (
     DEFAULT_PORT,
     MAX_FRAME,
     PROTOCOL_VERSION,
+    DeltaHolder,
     RemoteProtocolError,
     check_host_message,
     decode_body,
@@ -206,6 +211,7 @@ class Client:
         register: bool = True,
         tls: bool = True,
         hosts: HostBook | None = None,
+        deltas: bool = True,
     ):
         self.name = name
         self.agent = agent
@@ -235,6 +241,9 @@ class Client:
         self.room_name: str | None = None
         self.seat: int | None = None
         self.view_msg: dict[str, Any] | None = None  # the latest `view` message, `far` keys restored
+        self.deltas = deltas  # ask for deltas in hello; `view_msg` and `on_message` see full views still
+        self._held = DeltaHolder()  # the latest view as sent (wire form, numbered): what a delta applies to
+        self.delta_gaps = 0  # deltas that did not fit the view held (each answered by a resync)
         self.fatal: dict[str, Any] | None = None  # a fatal error the host sent
         self.welcomed = False
 
@@ -284,6 +293,7 @@ class Client:
                 (any other failure is a dropped connection: "no_host_frame").
         """
         self.seq = 0
+        self._held.reset()  # a new connection numbers its views afresh
         self.welcomed = False
         self.host_frame = None
         self.bye = None
@@ -367,6 +377,8 @@ class Client:
                                  "client": f"lanmatch {__version__}"}
         if self.token:
             hello["token"] = self.token
+        if self.deltas:
+            hello["deltas"] = True
         if self.profile is not None:
             if self.host_frame is not None:
                 proof = profile_proof(profile_verifier(self._key()), self.host_frame["nonce"])
@@ -414,11 +426,25 @@ class Client:
             self.room_name, self.seat = msg["room"], None
         elif typ == "left":
             self.room_name, self.seat, self.token, self.room, self.view_msg = None, None, None, None, None
+            self._held.reset()
         elif typ == "room":
             self.room = msg["room"]
         elif typ == "view":
+            self._held.full(msg)
             msg = {**msg, "view": view_from_wire(msg["view"])}
             self.view_msg = msg
+        elif typ == "delta":
+            full = self._held.delta(msg)
+            if full is None:  # a gap, or a delta that does not fit: the snapshot will bring the view
+                if not self._held.broken:
+                    self._held.broken = True
+                    self.delta_gaps += 1
+                    log.info("%s: delta %d does not follow the view held: resync", self.name, msg["vn"])
+                    self.send("resync")
+                return
+            msg = {**full, "seq": seq, "view": view_from_wire(full["view"])}
+            self.view_msg = msg
+            typ = "view"  # what `on_message` sees: the full view, as without deltas
         elif typ == "snapshot":
             self.room = msg["room"]
             self.seat = msg["seat"]
@@ -426,13 +452,24 @@ class Client:
                 v = msg["view"]
                 if not isinstance(v.get("view"), dict) or type(v.get("state_id")) is not int:
                     raise RemoteProtocolError("bad_field", "a snapshot's view is a view message")
+                self._held.full(v)
                 self.view_msg = {**v, "type": "view", "seq": seq, "view": view_from_wire(v["view"])}
                 msg = {**msg, "view": self.view_msg}
+            else:
+                self._held.reset()
         elif typ == "bye":
             self.bye = msg
         elif typ == "error":
             if msg["code"] == "bad_token":  # that seat is gone (freed, or a restarted host's table ended)
                 self.token, self.seat, self.room_name, self.room, self.view_msg = None, None, None, None, None
+                self._held.reset()
+            elif (msg["code"] == "bad_field" and msg.get("ref") == "hello" and self.deltas
+                  and "'deltas'" in msg["message"] and not self.welcomed):
+                # a host from before deltas refuses the unknown field: say hello again without it
+                log.info("%s: the host does not know deltas: full views", self.name)
+                self.deltas = False
+                self.send("hello", **self._hello())
+                return
             elif msg["code"] == "unknown_profile" and msg.get("ref") == "hello":
                 self._register()
             elif msg["code"] == "wrong_key" and msg.get("ref") == "hello" and self._register_legacy(msg):

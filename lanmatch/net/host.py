@@ -17,7 +17,11 @@ session: it takes messages from the inbox, waits with
 `trio.move_on_at(session.deadline())` for the clocks, runs a Hard bot's
 decision on a worker thread (the room waits, the others go on), and sends
 what the session says (`Views`: each seat its own view, built as it is
-sent). Sending never waits (see `conn.py`).
+sent; the referee builds each seat's engine view once per state). A peer
+whose `hello` asked for deltas gets, after its first full view, only what
+changed (`lanmatch.protocol.delta.DeltaSender`, kept in `peer.tags["deltas"]`;
+a snapshot renumbers it, `left` and `bad_token` reset it: `_numbered`).
+Sending never waits (see `conn.py`).
 
 With a store (`Host(store=...)`, docs/store.md "Host wiring"), `Host.run`
 first resumes every match the store holds unfinished (a host killed at any
@@ -51,7 +55,7 @@ import trio
 from lanmatch.net.conn import FRAME_TIMEOUT, HELLO_TIMEOUT, Connection, Sweeper, escape, refuse
 from lanmatch.net.keeper import StoreKeeper
 from lanmatch.net.tls import Identity
-from lanmatch.protocol import RemoteProtocolError, check_outgoing_host
+from lanmatch.protocol import DeltaSender, RemoteProtocolError, check_outgoing_host
 from lanmatch.store import Store
 from lanmatch.table import AUTOPILOT_PACE
 from lanmatch.table.effects import (
@@ -232,7 +236,8 @@ class Host:
         for e in effects:
             t = type(e)
             if t is Send:
-                e.peer.link.send(e.msg)
+                sender = e.peer.tags.get("deltas")
+                e.peer.link.send(e.msg if sender is None else _numbered(sender, e.msg))
             elif t is Views:
                 e.room.link._send_views(only=e.peers)
             elif t is Post:
@@ -372,6 +377,13 @@ class Host:
     def _guarded(self, peer: Peer, msg: dict[str, Any]) -> None:
         """`Lobby.receive`, where a bug of ours costs this peer its connection,
         loudly in the log, and never the host (unless `strict`: tests)."""
+        if type(msg) is dict and msg.get("type") == "hello" and peer.name is None:
+            # views after the first as deltas (docs/protocol.md, "Deltas"): set before the hello is
+            # served, so that a seat taken back with a token gets its first view numbered
+            if msg.get("deltas") is True:
+                peer.tags.setdefault("deltas", DeltaSender())
+            else:
+                peer.tags.pop("deltas", None)
         try:
             self.execute(self.lobby.receive(peer, msg, trio.current_time()))
         except RemoteProtocolError:
@@ -389,6 +401,21 @@ class Host:
             if not conn.greeted and peer.name is not None:
                 conn.greeted = True
                 self._ungreeted.pop(conn.id, None)
+
+
+def _numbered(sender: DeltaSender, msg: dict[str, Any]) -> dict[str, Any]:
+    """A message to a peer that takes deltas, as its view's numbering needs:
+    a snapshot's view is numbered (its next view a delta of it); after
+    `left` or `bad_token` it holds no view (the next one goes in full)."""
+    typ = msg["type"]
+    if typ == "snapshot":
+        if msg["view"] is None:
+            sender.reset()
+        else:
+            msg = {**msg, "view": sender.full(msg["view"])}
+    elif typ == "left" or (typ == "error" and msg.get("code") == "bad_token"):
+        sender.reset()
+    return msg
 
 
 def _address(stream: trio.abc.Stream) -> str | None:
@@ -536,8 +563,10 @@ class RoomActor:
         spectator_msg = None
         for p in targets:
             if p.seat is not None:
-                p.link.send(s.view_message(p.seat, now))
+                msg = s.view_message(p.seat, now)
             else:
                 if spectator_msg is None:
                     spectator_msg = s.view_message(None, now)
-                p.link.send(spectator_msg)
+                msg = spectator_msg
+            sender = p.tags.get("deltas")
+            p.link.send(msg if sender is None else sender.next(msg))

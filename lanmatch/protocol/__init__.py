@@ -9,6 +9,7 @@ No sockets, no clocks: bytes in, messages out. docs/protocol.md is the
 contract.
 """
 
+from lanmatch.protocol.delta import DeltaHolder, DeltaSender, apply_delta, make_delta
 from lanmatch.protocol.framing import (
     MAX_FRAME,
     Decoder,
@@ -35,6 +36,10 @@ from lanmatch.protocol.messages import (
 )
 
 __all__ = [
+    "DeltaHolder",
+    "DeltaSender",
+    "apply_delta",
+    "make_delta",
     "ACTION_TYPES",
     "CLOCKS",
     "MAX_FRAME",

@@ -288,6 +288,7 @@ PEER: dict[str, dict[str, Field]] = {
         "token": opt(TOKEN),
         "client": opt(s(0, 64)),
         "profile": opt(nil(profile())),
+        "deltas": opt(b()),  # views after the first as `delta` messages (docs/protocol.md, "Deltas")
     },
     "register": {"profile": req(registration())},
     "ping": {},
@@ -361,6 +362,21 @@ HOST: dict[str, dict[str, Field]] = {
         "timers": req(lst(TIMER, 16)),
         "autopilot": req(lst(SEAT, 6)),
         "paused": opt(b()),  # the clocks are stopped (`pause`); absent otherwise
+        "vn": opt(i(1, MAX_INT)),  # a peer that asked for deltas: this view's number
+    },
+    "delta": {
+        "seq": req(SEQ),
+        "room": req(ROOM),
+        "state_id": req(i()),
+        "vn": req(i(1, MAX_INT)),
+        "set": opt(mapping(64)),
+        "unset": opt(lst(s(1, 32), 64)),
+        "drop": opt(i(0, 64)),
+        "events": opt(lst(mapping(16), 64)),
+        "legal": opt(lst(mapping(8), 512)),
+        "timers": opt(lst(TIMER, 16)),
+        "autopilot": opt(lst(SEAT, 6)),
+        "paused": opt(b()),  # the clocks were paused (true) or went on (false) since the last view
     },
     "rejected": {
         "seq": req(SEQ),

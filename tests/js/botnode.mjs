@@ -187,20 +187,37 @@ const verifierOf = (key) => crypto.createHash("sha256").update(`lanmatch-profile
 const proofOf = (verifier, nonce) =>
   crypto.createHmac("sha256", Buffer.from(verifier, "hex")).update(`lanmatch-hello:${nonce}`).digest("hex");
 
+// protocol.md section 5, "Deltas": the view message a delta makes of the held one (null: it does not fit)
+function applyDelta(h, d) {
+  const view = { ...h.view };
+  for (const k of d.unset || []) delete view[k];
+  Object.assign(view, d.set || {});
+  if ((d.drop !== undefined || d.events !== undefined) && !(d.set && "events" in d.set)) {
+    const old = Array.isArray(h.view.events) ? h.view.events : [];
+    const drop = d.drop || 0;
+    if (!Number.isInteger(drop) || drop < 0 || drop > old.length) return null;
+    view.events = old.slice(drop).concat(d.events || []);
+  }
+  const out = { type: "view", room: d.room, state_id: d.state_id, view, vn: d.vn };
+  for (const k of ["legal", "timers", "autopilot"]) out[k] = k in d ? d[k] : h[k];
+  return out;
+}
+
 function usage(msg) {
   if (msg) process.stderr.write(`botnode: ${msg}\n`);
-  process.stderr.write("usage: node botnode.mjs HOST:PORT [ROOM] [NAME] [--timeout S] [--drop-every K] [--probe] [--key KEY]\n");
+  process.stderr.write("usage: node botnode.mjs HOST:PORT [ROOM] [NAME] [--timeout S] [--drop-every K] [--probe] [--key KEY] [--full-views]\n");
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const pos = [];
-  const opts = { timeout: 120, dropEvery: 0, probe: false, key: null, fp: null };
+  const opts = { timeout: 120, dropEvery: 0, probe: false, key: null, fp: null, deltas: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--timeout") opts.timeout = Number(argv[++i]);
     else if (a === "--drop-every") opts.dropEvery = Number(argv[++i]);
     else if (a === "--probe") opts.probe = true;
+    else if (a === "--full-views") opts.deltas = false; // no `deltas` in hello: full views only
     else if (a === "--key") opts.key = argv[++i];
     else if (a === "--fp") opts.fp = argv[++i];
     else if (a === "-h" || a === "--help") usage();
@@ -280,6 +297,8 @@ function main() {
   let probesPending = 0;
   const probeCodes = [];
   let lastAct = null; // {sid, action}: our last act, to remember a refusal
+  let held = null; // deltas (protocol.md section 5, "Deltas"): the last view as sent, numbered `vn`
+  let deltaGap = false; // a delta did not follow `held`: deltas passed over until a snapshot
 
   const finish = (code, line) => {
     if (finished) return;
@@ -387,7 +406,8 @@ function main() {
     if (state === "host" && msg.type !== "host") return notLanmatch(`it sent something else: a ${JSON.stringify(msg.type).slice(0, 40)} message first`);
     if (!Number.isInteger(msg.seq)) return fail(`a ${msg.type} without an integer seq`);
     received++;
-    if (args.dropEvery > 0 && msg.seq > 1 && received % args.dropEvery === 0 && msg.type === "view" && !(msg.view && msg.view.outcome)) {
+    if (args.dropEvery > 0 && msg.seq > 1 && received % args.dropEvery === 0 && (msg.type === "view" || msg.type === "delta")
+        && !(msg.view && msg.view.outcome) && !(msg.set && msg.set.outcome)) {
       return; // test hook: pretend this one never arrived (the next one shows a gap)
     }
     if (msg.seq !== lastSeq + 1) {
@@ -410,6 +430,7 @@ function main() {
         clearTimeout(hostWait);
         state = "hello";
         const hello = { type: "hello", protocol: PROTOCOL, name: args.name, agent: "bot", client: "lanmatch js botnode 3" };
+        if (args.deltas) hello.deltas = true;
         if (args.key) {
           verifier = verifierOf(hostKey(args.key, fingerprint));
           hello.profile = { name: args.name, proof: proofOf(verifier, msg.nonce) };
@@ -457,10 +478,28 @@ function main() {
       case "left":
         return fail(`left the room: ${msg.reason}`);
       case "view":
+        held = msg;
+        deltaGap = false;
         if (state !== "seated") return undefined;
         return onView(msg);
+      case "delta": {
+        const next = held && !deltaGap && msg.vn === held.vn + 1 && msg.room === held.room ? applyDelta(held, msg) : null;
+        if (!next) {
+          if (!deltaGap) { // a gap: keep the held view, ask for a snapshot once
+            deltaGap = true;
+            resyncs++;
+            send({ type: "resync" });
+          }
+          return undefined;
+        }
+        held = next;
+        if (state !== "seated") return undefined;
+        return onView(held);
+      }
       case "snapshot":
         if (msg.seat !== null && msg.seat !== undefined) mySeat = msg.seat;
+        held = msg.view || null;
+        deltaGap = false;
         if (msg.view) return onView(msg.view);
         return undefined;
       case "rejected":
