@@ -122,12 +122,14 @@ class Raw:
 async def echo_server() -> None:
     """A bare trio + msgpack echo server: decodes each frame, sends it back re-encoded."""
 
-    tls = None if PLAIN else __import__("lanmatch.net.tls", fromlist=["Identity"]).Identity.ephemeral().server_context
+    from lanmatch.net.tls import Identity, TLSStream
+
+    tls = None if PLAIN else Identity.ephemeral().server_context
 
     async def serve(stream):
         dec = Decoder()
         if tls is not None:  # the echo over TLS 1.3, as the host speaks it (`deltas` mode)
-            stream = trio.SSLStream(stream, tls, server_side=True, https_compatible=False)
+            stream = TLSStream(stream, tls, server_side=True)
             await stream.do_handshake()
         async with stream:
             while True:

@@ -57,7 +57,7 @@ from lanmatch import __version__
 from lanmatch.bots import make_bot
 from lanmatch.net.conn import Connection
 from lanmatch.net.hostbook import HostBook
-from lanmatch.net.tls import client_handshake, fingerprint_of, short_fingerprint
+from lanmatch.net.tls import TLSStream, client_handshake, fingerprint_of, short_fingerprint
 from lanmatch.protocol import (
     DEFAULT_PORT,
     MAX_FRAME,
@@ -329,7 +329,7 @@ class Client:
             self.conn = None
         return conn.close_reason or "closed"
 
-    async def _tls(self, stream: trio.abc.Stream, address: tuple[str, int] | None) -> trio.SSLStream:
+    async def _tls(self, stream: trio.abc.Stream, address: tuple[str, int] | None) -> TLSStream:
         """The TLS handshake (only a ClientHello goes out before it is done).
 
         Raises:

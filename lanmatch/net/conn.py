@@ -51,6 +51,7 @@ from typing import Any
 
 import trio
 
+from lanmatch.net.tls import TLSStream
 from lanmatch.protocol import (
     MAX_FRAME,
     Decoder,
@@ -214,7 +215,7 @@ class Connection:
         """The server's side of the TLS handshake, within `hello_timeout`; False
         (the connection closed: `tls_failed`, `hello_timeout`) if it fails. A
         peer speaking plain TCP gets at most the TLS library's alert."""
-        tls = trio.SSLStream(self.stream, self.tls, server_side=True, https_compatible=False)
+        tls = TLSStream(self.stream, self.tls, server_side=True)
         with trio.move_on_after(self.hello_timeout) as scope:
             try:
                 await tls.do_handshake()
@@ -496,7 +497,7 @@ async def refuse(stream: trio.abc.Stream, code: str, message: str, *, timeout: f
     frame = encode_frame({"seq": 1, "type": "error", "code": code, "message": message, "fatal": True, "ref": None})
     with trio.move_on_after(timeout), contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
         if tls is not None:
-            stream = trio.SSLStream(stream, tls, server_side=True, https_compatible=False)
+            stream = TLSStream(stream, tls, server_side=True)
             await stream.do_handshake()
         await stream.send_all(frame)
     with trio.CancelScope(shield=True), trio.move_on_after(timeout):
