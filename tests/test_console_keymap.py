@@ -266,3 +266,20 @@ def test_a_wildcard_entry_comes_after_the_keys_named():
     ui.picker = None
     ui.press("?")
     assert keymap.find(ui, "d").does == "close" and keymap.find(ui, "c-c").does == "quit_now"
+
+
+def test_the_help_lists_every_key_whole_at_80_columns():
+    """(Seen: the chat keys' words ran past their column and were cut with '…'.)"""
+    from _console import seated_ui, text, to_seat0
+
+    from lanmatch.rules import new_game
+
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    to_seat0(g)
+    ui = seated_ui(g)
+    ui.press("?")
+    screen = text(ui)
+    keys = screen[screen.index("Keys"):screen.index("The rules in brief")]
+    assert keys.count("│") >= 8 and not any(line.rstrip(" │").endswith("…") for line in keys.splitlines()), keys
+    for words in ("chat: a line to the room", "mute a seat or the watchers", "rematch when the game is over"):
+        assert words in keys

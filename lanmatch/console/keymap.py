@@ -215,13 +215,13 @@ KEYS: tuple[Key, ...] = (
         lambda ui: _playing(ui) and bool(ui.legal)),
     Key(("L",), "leave", ("table",), "L leave", ("L", "leave the room"), _playing, kinds=("join",)),
     # -- the table and the waiting room: chat, emotes, mutes, a watcher's seat (docs/console.md "Chat")
-    Key(("j",), "sit", ("table", "waiting"), "j take the open seat", ("j", "a watcher takes a seat that opened"),
+    Key(("j",), "sit", ("table", "waiting"), "j take the open seat", ("j", "watching: take a seat that opened"),
         lambda ui: ui.watching, lambda ui: ui.may_sit()),
-    Key(("t",), "talk", ("table", "waiting"), "t chat", ("t", "say something to the room (chat)"), _chatting,
+    Key(("t",), "talk", ("table", "waiting"), "t chat", ("t", "chat: a line to the room"), _chatting,
         _chat_shown),
-    Key(("e",), "emote", ("table", "waiting"), "e emote", ("e", "a quick emote: gg, gl, nice, oops, hurry"), _chatting,
+    Key(("e",), "emote", ("table", "waiting"), "e emote", ("e", "an emote (gg, gl, nice…)"), _chatting,
         _chat_shown),
-    Key(("M",), "mute", ("table", "waiting"), "M mute", ("M", "mute or unmute a seat, or every watcher"), _chatting,
+    Key(("M",), "mute", ("table", "waiting"), "M mute", ("M", "mute a seat or the watchers"), _chatting,
         _chat_shown),
     # -- the table, the game over
     Key(("r",), "rematch", ("table",), _rematch_words, ("r", "rematch when the game is over"), _over),
