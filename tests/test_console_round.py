@@ -76,9 +76,12 @@ def test_the_round_screen_shows_every_rack_the_pips_and_the_points():
     assert "10 pips: [6|4]" in screen, screen
     assert "Match points: You 10 · Bot 1 (medium) 0 (first to 100)" in screen
     assert "Round 2 is dealt: it shows in 8 s" in screen
-    # a key closes it, and does nothing else
-    assert ui.press("d") == [] and ui.overlay is None
+    # alone with bots: the box holds the next deal (the host is asked to pause)
+    assert ui.sends == [("send", "pause", {"on": True})] and ui.paused_by == "round"
+    # a key closes it, and does nothing else but let the clocks run again
+    assert ui.press("d") == [("send", "pause", {"on": False})] and ui.overlay is None and ui.paused_by is None
     assert "Round 1 is over" not in text(ui, now=101.0)
+    assert ui.due(200.0) == []
 
 
 def test_the_round_screen_goes_by_itself_after_a_few_seconds():
@@ -87,6 +90,8 @@ def test_the_round_screen_goes_by_itself_after_a_few_seconds():
     g.act(0, play("0-0"))
     push(ui, g, now=100.0)
     assert "Round 1 is over" in text(ui, now=100.0 + ROUND_SECONDS - 1)
+    assert ui.due(100.0 + ROUND_SECONDS - 1) == []
+    assert ui.due(100.0 + ROUND_SECONDS) == [("send", "pause", {"on": False})]  # the clocks go on by themselves
     later = text(ui, now=100.0 + ROUND_SECONDS)
     assert "Round 1 is over" not in later and "round 2" in later
     # the next key is the table's own
@@ -132,3 +137,14 @@ def test_a_big_set_s_round_screen_fits_80x24(table):
     assert not any("…" in ln for ln in box), screen
     flat = " ".join(" ".join(ln.replace("│", " ") for ln in box).split())
     assert re.search(rf"scores? {end['points']}: the pips left in the others' racks \(", flat), screen
+
+
+def test_with_another_person_at_the_table_the_round_box_holds_nothing():
+    g = round_one_out()
+    ui = dominoes_ui(g)
+    ui.room["seats"][1].update(kind="person", name="Bob")
+    g.act(0, play("0-0"))
+    push(ui, g, now=100.0)
+    assert ui.mode() == "round" and ui.sends == [] and ui.paused_by is None
+    assert ui.press("d") == [] and ui.due(200.0) == []
+

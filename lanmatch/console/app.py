@@ -245,6 +245,9 @@ class ConsoleClient(Client):
             self.session.ui.returning = None
         self.session.ui.on_message(msg, time.monotonic())
         self.session.ring()
+        sends, self.session.ui.sends = self.session.ui.sends, []
+        for intent in sends:
+            self.session._do(intent)
         if typ == "welcome":
             self.ever_welcomed = True
             self.host_name = msg["host"]
@@ -386,9 +389,18 @@ class Session:
             async with trio.open_nursery() as nursery:
                 self.nursery = nursery
                 nursery.start_soon(self._intent_loop, recv)
+                nursery.start_soon(self._clock)
                 await self.net(self, nursery)
                 if not self.quitting:
                     await trio.sleep_forever()
+
+    async def _clock(self) -> None:
+        """Twice a second: what the passing of time asks of the host (`Console.due`)."""
+        while True:
+            await trio.sleep(0.5)
+            for intent in self.ui.due(time.monotonic()):
+                self._do(intent)
+                self.invalidate()
 
     async def _intent_loop(self, recv: trio.MemoryReceiveChannel) -> None:
         async for intent in recv:

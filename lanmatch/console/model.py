@@ -355,6 +355,7 @@ class Console:
         self.chat: list[str] = []  # the room's chat lines shown (the waiting room shows the last ones)
         self.chat_ok = True  # False once the host said it does not know `chat` (an older host)
         self.bells: list[tuple[str, str]] = []  # (title, body) of bells due: the application rings and clears them
+        self.sends: list[Intent] = []  # intents a message (not a key) gave rise to: the application sends and clears them
         self.watch_password = ""  # the password this console watches its room with (a seat there needs it too)
         self._seat_offered: tuple[Any, ...] | None = None  # the room state a watcher was last offered a seat in
         # lobby
@@ -957,6 +958,18 @@ class Console:
         self.round_until = now + ROUND_SECONDS
         if self.overlay is None and self.prompt is None:
             self.overlay = "round"
+            if self.paused_by is None and self.alone_with_bots():  # alone with bots: the next deal waits for it
+                self.paused_by = "round"
+                self.sends.append(("send", "pause", {"on": True}))
+
+    def due(self, now: float) -> list[Intent]:
+        """What the passing of time asks of the host: the round layer that held
+        the clocks goes by itself after its seconds (the clocks run again)."""
+        if self.paused_by == "round" and now >= self.round_until:
+            if self.overlay == "round":
+                self.overlay = None
+            return self._resume_from("round")
+        return []
 
     def round_shown(self, now: float | None) -> bool:
         """Is the "round" layer up at `now` (None: the last time the screen was drawn)?"""
@@ -1113,8 +1126,8 @@ class Console:
             self.prompt = None
         elif self.overlay is not None:
             was, self.overlay = self.overlay, None
-            if was == "help":
-                return self._resume_from("help")
+            if was in ("help", "round"):
+                return self._resume_from(was)
         elif self.picker is not None:
             cancel, self.picker = self.picker.cancel, None
             if cancel:
