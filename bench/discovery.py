@@ -25,10 +25,8 @@ unique prefix and removed at the end, whatever happens. See bench/README.md,
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
-import secrets
 import signal
 import statistics
 import subprocess
@@ -41,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from _netns import _run, can_make_namespaces  # noqa: E402
+from _netns import Net, can_make_namespaces  # noqa: E402
 
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
 
@@ -93,58 +91,18 @@ def keys(n: int) -> dict:
     return res
 
 
-class Namespaces:
-    def __init__(self) -> None:
-        self.prefix = f"lb{secrets.token_hex(3)}"
-        self.names: list[str] = []
-        self.ports = 0
-
-    def ns(self, short: str) -> str:
-        name = f"{self.prefix}{short}"
-        self.names.append(name)
-        _run("ip", "netns", "add", name)
-        _run("ip", "-n", name, "link", "set", "lo", "up")
-        return name
-
-    def switch(self, short: str) -> str:
-        sw = self.ns(short)
-        _run("ip", "-n", sw, "link", "add", "br0", "type", "bridge", "mcast_snooping", "0")
-        _run("ip", "-n", sw, "link", "set", "br0", "up")
-        return sw
-
-    def plug(self, node: str, sw: str, ifname: str, cidr: str, route: bool = True) -> None:
-        self.ports += 1
-        port = f"{self.prefix}p{self.ports}"
-        _run("ip", "-n", node, "link", "add", ifname, "type", "veth", "peer", "name", port, "netns", sw)
-        _run("ip", "-n", sw, "link", "set", port, "master", "br0")
-        _run("ip", "-n", sw, "link", "set", port, "up")
-        _run("ip", "-n", node, "addr", "add", cidr, "dev", ifname)
-        _run("ip", "-n", node, "link", "set", ifname, "up")
-        if route:
-            _run("ip", "-n", node, "route", "add", "224.0.0.0/4", "dev", ifname)
-
-    def close(self) -> None:
-        for ns in reversed(self.names):
-            with contextlib.suppress(Exception):
-                for pid in _run("ip", "netns", "pids", ns, check=False).stdout.split():
-                    with contextlib.suppress(Exception):
-                        os.kill(int(pid), signal.SIGKILL)
-            with contextlib.suppress(Exception):
-                _run("ip", "netns", "del", ns, check=False)
-
-
 def discovery(runs: int) -> dict:
     why = can_make_namespaces()
     if why is not None:
         print(f"discovery across namespaces SKIPPED: {why}")
         return {}
-    net = Namespaces()
+    net = Net(prefix="lb", env=ENV)
     host = None
     try:
         a, b = net.switch("swa"), net.switch("swb")
         h, pa, pb = net.ns("host"), net.ns("pa"), net.ns("pb")
         net.plug(h, a, "eth0", "10.79.1.1/24")
-        net.plug(h, b, "eth1", "10.79.2.1/24", route=False)
+        net.plug(h, b, "eth1", "10.79.2.1/24", multicast_route=False)
         net.plug(pa, a, "eth0", "10.79.1.11/24")
         net.plug(pb, b, "eth0", "10.79.2.11/24")
         with tempfile.TemporaryDirectory() as tmp:

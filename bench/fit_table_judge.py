@@ -26,6 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from fit_judge import _solve  # noqa: E402  (bench/ is this script's directory: the two-seat fit's solver)
+
 from lanmatch.bots import colormatch as CM  # noqa: E402
 from lanmatch.bots import lookahead as L  # noqa: E402
 from lanmatch.rules import cards as C  # noqa: E402
@@ -66,20 +68,6 @@ def samples(table: str, n: int, deals: int, seed: int) -> list[tuple[list[tuple[
         if w.over and len(w.winners) == 1:
             data.append((features, w.winners[0]))
     return data
-
-
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for c in range(n):
-        p = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[p] = m[p], m[c]
-        for r in range(n):
-            if r != c:
-                f = m[r][c] / m[c][c]
-                for j in range(c, n + 1):
-                    m[r][j] -= f * m[c][j]
-    return [m[i][n] / m[i][i] for i in range(n)]
 
 
 def log_loss(weights, data) -> float:

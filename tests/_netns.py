@@ -126,3 +126,73 @@ class Lan:
                         os.kill(int(pid), signal.SIGKILL)
             with contextlib.suppress(Exception):
                 _run("ip", "netns", "del", ns, check=False)
+
+
+class Net:
+    """Namespaces of any shape (several switches, hosts with several
+    interfaces) for one test or bench run: `ns`, `switch`, `plug`; `close()`
+    kills what runs inside and deletes them, never raising."""
+
+    def __init__(self, prefix: str = "ln", env: dict[str, str] | None = None) -> None:
+        self.prefix = f"{prefix}{secrets.token_hex(3)}"
+        self.env = env if env is not None else {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.namespaces: list[str] = []
+        self.procs: list[subprocess.Popen] = []
+        self.ports = 0
+
+    def __enter__(self) -> Net:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def ns(self, short: str) -> str:
+        name = f"{self.prefix}{short}"
+        _run("ip", "netns", "del", name, check=False)
+        self.namespaces.append(name)
+        _run("ip", "netns", "add", name)
+        _run("ip", "-n", name, "link", "set", "lo", "up")
+        return name
+
+    def switch(self, short: str) -> str:
+        sw = self.ns(short)
+        _run("ip", "-n", sw, "link", "add", "br0", "type", "bridge", "mcast_snooping", "0")
+        _run("ip", "-n", sw, "link", "set", "br0", "up")
+        return sw
+
+    def plug(self, node: str, sw: str, ifname: str, cidr: str, multicast_route: bool = True) -> None:
+        """A veth `ifname` in `node` at `cidr`, its peer on `sw`'s bridge."""
+        self.ports += 1
+        port = f"{self.prefix}p{self.ports}"
+        _run("ip", "-n", node, "link", "add", ifname, "type", "veth", "peer", "name", port, "netns", sw)
+        _run("ip", "-n", sw, "link", "set", port, "master", "br0")
+        _run("ip", "-n", sw, "link", "set", port, "up")
+        _run("ip", "-n", node, "addr", "add", cidr, "dev", ifname)
+        _run("ip", "-n", node, "link", "set", ifname, "up")
+        if multicast_route:
+            _run("ip", "-n", node, "route", "add", "224.0.0.0/4", "dev", ifname)
+
+    def popen(self, node: str, cmd: list[str], **kw) -> subprocess.Popen:
+        kw.setdefault("env", self.env)
+        p = subprocess.Popen(["ip", "netns", "exec", node, *cmd], **kw)
+        self.procs.append(p)
+        return p
+
+    def run(self, node: str, cmd: list[str], timeout: float, **kw) -> subprocess.CompletedProcess:
+        kw.setdefault("env", self.env)
+        return subprocess.run(["ip", "netns", "exec", node, *cmd], capture_output=True, timeout=timeout,
+                              check=False, **kw)
+
+    def close(self) -> None:
+        for p in self.procs:
+            with contextlib.suppress(Exception):
+                if p.poll() is None:
+                    p.kill()
+                    p.wait(timeout=TIMEOUT)
+        for ns in reversed(self.namespaces):
+            with contextlib.suppress(Exception):
+                for pid in _run("ip", "netns", "pids", ns, check=False).stdout.split():
+                    with contextlib.suppress(Exception):
+                        os.kill(int(pid), signal.SIGKILL)
+            with contextlib.suppress(Exception):
+                _run("ip", "netns", "del", ns, check=False)
