@@ -493,3 +493,18 @@ def test_a_reconnect_goes_where_mdns_says_the_host_answers_now():
     assert session._where_now("Kitchen", ("10.0.0.2", 7272)) == ("10.0.0.9", 7272)
     assert session._where_now("Attic", ("10.0.0.3", 7272)) == ("10.0.0.3", 7272)
     assert session._where_now("10.0.0.2:7272", ("10.0.0.2", 7272)) == ("10.0.0.2", 7272)
+
+
+def test_a_known_host_reached_again_at_the_same_place_is_not_written_again(tmp_path):
+    """(Every reconnect used to rewrite the known hosts' file.) A new address,
+    a new pin or an hour later is written; the same place a minute later is not."""
+    book = HostBook(tmp_path / "hosts.json")
+    book.remember("Kitchen", LOOPBACK, 7272, "ab" * 32, 1000.0)
+    stamp = book.path.stat().st_mtime_ns
+    time.sleep(0.01)
+    book.remember("Kitchen", LOOPBACK, 7272, "ab" * 32, 1060.0)
+    assert book.path.stat().st_mtime_ns == stamp and book.pinned("Kitchen").seen == 1000.0
+    book.remember("Kitchen", "10.0.0.5", 7272, "ab" * 32, 1070.0)
+    assert book.pinned("Kitchen").address == "10.0.0.5"
+    book.remember("Kitchen", "10.0.0.5", 7272, "ab" * 32, 1070.0 + 3600)
+    assert book.pinned("Kitchen").seen == 4670.0

@@ -96,7 +96,7 @@ class HostChanged(NotLanmatch):
             f"Nothing was sent. If its host really was reinstalled: lanmatch hosts --forget {name!r}")
 
 
-profile_proof = hello_proof  # its name here before protocol 3
+profile_proof = hello_proof  # its name here before protocol 3 (callers import it)
 
 
 def reach_error(e: BaseException) -> str:
@@ -381,7 +381,7 @@ class Client:
             hello["deltas"] = True
         if self.profile is not None:
             if self.host_frame is not None:
-                proof = profile_proof(profile_verifier(self._key()), self.host_frame["nonce"])
+                proof = hello_proof(profile_verifier(self._key()), self.host_frame["nonce"])
                 hello["profile"] = {"name": self.profile["name"], "proof": proof}
             else:
                 hello["profile"] = {"name": self.profile["name"], "key": self.profile["key"]}

@@ -33,6 +33,7 @@ from lanmatch.store.paths import config_dir
 
 FILE_NAME = "hosts.json"
 MAX_HOSTS = 64
+FRESH = 3600.0  # seconds: a host seen again at the same place within this is not written again
 
 
 @dataclass(frozen=True)
@@ -80,8 +81,14 @@ class HostBook:
         return next((h for h in self.load() if h.key == name.casefold()), None)
 
     def remember(self, name: str, address: str, port: int, fingerprint: str, now: float) -> None:
-        """Keep (or refresh) the host called `name`: its address, port and pin."""
-        hosts = [h for h in self.load() if h.key != name.casefold()]
+        """Keep (or refresh) the host called `name`: its address, port and pin.
+        A reconnect to the same place within `FRESH` seconds writes nothing."""
+        known = self.load()
+        same = next((h for h in known if h.key == name.casefold()), None)
+        if same is not None and (same.address, same.port, same.fingerprint) == (address, port, fingerprint) \
+                and now - same.seen < FRESH:
+            return
+        hosts = [h for h in known if h.key != name.casefold()]
         self._write([KnownHost(name, address, port, fingerprint, now), *hosts][:MAX_HOSTS])
 
     def forget(self, name: str) -> bool:
@@ -97,4 +104,4 @@ class HostBook:
         write_private_json(self.path, {"hosts": [asdict(h) for h in hosts]}, "known hosts")
 
 
-__all__ = ["FILE_NAME", "MAX_HOSTS", "HostBook", "KnownHost"]
+__all__ = ["FILE_NAME", "FRESH", "MAX_HOSTS", "HostBook", "KnownHost"]

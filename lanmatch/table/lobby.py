@@ -91,9 +91,6 @@ def guest_name(name: str) -> str:
     return name[: 32 - len(tag)].rstrip() + tag
 
 
-proof_of = hello_proof  # its name here before protocol 3
-
-
 class Lobby:
     """The host's lobby and the rooms' shared state. See the module docstring.
 
@@ -335,7 +332,7 @@ class Lobby:
             peer.unknown = (name, proof)
             return None, 0, ("unknown_profile", f"There is no profile {name!r} on this host yet: register it "
                              "(first use here) or play as a guest.")
-        if peer.nonce is None or not hmac.compare_digest(proof_of(verifier, peer.nonce), proof):
+        if peer.nonce is None or not hmac.compare_digest(hello_proof(verifier, peer.nonce), proof):
             peer.rekey = (profile, verifier, proof)  # kept under an older key? `register` with `legacy` may move it
             return None, 0, ("wrong_key", f"The name {profile.name!r} is taken on this host by another player's "
                              "profile (the profile key does not match); pick another name.")
@@ -350,7 +347,7 @@ class Lobby:
             return
         pending, peer.unknown = peer.unknown, None
         if (pending is None or self.keeper is None or peer.profile is not None or given["name"] != pending[0]
-                or peer.nonce is None or not hmac.compare_digest(proof_of(given["verifier"], peer.nonce), pending[1])):
+                or peer.nonce is None or not hmac.compare_digest(hello_proof(given["verifier"], peer.nonce), pending[1])):
             out.error(peer, "bad_register", "Register only once, right after a hello whose profile this host did "
                       "not know, with that profile's verifier.", ref="register")
             return
@@ -371,7 +368,7 @@ class Lobby:
         pending, peer.rekey = peer.rekey, None
         ok = (pending is not None and self.keeper is not None and peer.profile is None and peer.nonce is not None
               and self.fingerprint is not None and normal_name(given["name"]).casefold() == pending[0].name.casefold()
-              and hmac.compare_digest(proof_of(given["verifier"], peer.nonce), pending[2])
+              and hmac.compare_digest(hello_proof(given["verifier"], peer.nonce), pending[2])
               and hmac.compare_digest(rekey_proof(pending[1], peer.nonce, self.fingerprint, given["verifier"]),
                                       given["legacy"]))
         if not ok:
