@@ -397,23 +397,19 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.exit(2, "lanmatch play: --bind goes with --lan (see --help)\n")
     if args.name is not None and not 1 <= len(args.name.strip()) <= 32:
         parser.exit(2, "lanmatch play: --name takes 1 to 32 characters (see --help)\n")
-    if args.plain or (_dumb() and not args.lines):
-        if args.lan:
-            parser.exit(2, "lanmatch play: --lan needs the full-screen console; in plain mode, host with "
-                           "`lanmatch host` and take a seat with `lanmatch join --plain HOST:PORT` (see --help)\n")
-        if args.clock is not None:
-            print("lanmatch play: --clock needs the full-screen console; the plain mode plays without it.",
-                  file=sys.stderr)
-        from lanmatch.console.plain import main_play as main_plain
-
-        return main_plain(args)
-    if args.lines or not _tty():
+    mode = "plain" if args.plain or (_dumb() and not args.lines) else "line" if args.lines or not _tty() else None
+    if mode is not None:  # no full screen: what needs it is refused or said
         if args.lan:  # friends would join a table nobody here can see: refuse, do not play something else
-            parser.exit(2, "lanmatch play: --lan needs the full-screen console (a terminal); "
-                           "run it in a terminal, or host with `lanmatch host` (see --help)\n")
+            how = ("in plain mode, host with `lanmatch host` and take a seat with `lanmatch join --plain HOST:PORT`"
+                   if mode == "plain" else "run it in a terminal, or host with `lanmatch host`")
+            parser.exit(2, f"lanmatch play: --lan needs the full-screen console (a terminal); {how} (see --help)\n")
         if args.clock is not None:
-            print("lanmatch play: --clock needs the full-screen console (a terminal); the line mode plays without it.",
-                  file=sys.stderr)
+            print(f"lanmatch play: --clock needs the full-screen console (a terminal); the {mode} mode plays "
+                  "without it.", file=sys.stderr)
+        if mode == "plain":
+            from lanmatch.console.plain import main_play as main_plain
+
+            return main_plain(args)
         from lanmatch.console.quick import main_play
 
         return main_play(args)
