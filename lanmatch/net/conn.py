@@ -13,7 +13,11 @@ How this works. `Connection.run(handler)` runs three tasks on one stream:
 
 `send(msg)` never waits: a full outbox means the peer cannot keep up, and the
 connection is dropped (`slow_reader`), so a slow reader never delays anyone
-else. A `send_all` stuck for `SEND_TIMEOUT` seconds drops it too (the
+else. While the writer is idle (nothing queued, nothing being sent), `send`
+writes the frame itself, at once: numbered, framed, encrypted and handed to
+the socket without waiting (`write_nowait`), so a message costs no task
+switch and no trip through trio's scheduler; whatever the kernel does not
+take at once goes to the writer, and everything after it queues behind it. A `send_all` stuck for `SEND_TIMEOUT` seconds drops it too (the
 heartbeat watches it: a cancel scope around every send would cost more than
 the send's own Python work).
 
@@ -51,7 +55,7 @@ from typing import Any
 
 import trio
 
-from lanmatch.net.tls import TLSStream
+from lanmatch.net.tls import TLSStream, write_nowait
 from lanmatch.protocol import (
     MAX_FRAME,
     Decoder,
@@ -92,6 +96,10 @@ def escape(v: Any) -> Any:
     return _Escaped(v.encode("unicode_escape").decode("ascii"))
 
 _CLOSE = object()
+
+
+class _Rest(bytes):
+    """The bytes of a direct write that the socket did not take (already encrypted)."""
 
 
 class Connection:
@@ -142,6 +150,9 @@ class Connection:
         self.strict = False  # re-raise our own bugs (tests) instead of dropping the connection
         self.on_close: Callable[[], None] | None = None  # told once, as soon as the connection closes (either side)
         self.farewell: Callable[[], dict[str, Any] | None] | None = None  # the last message when cancelled (the host's `bye`)
+        self._idle = False  # the writer waits on an empty outbox: `send` may write directly
+        self._nowait: Callable[[bytes], bytes] | None = None  # a frame's direct write; returns the rest
+        self._send_rest: Callable[[bytes], Any] | None = None  # the writer's send of such a rest
 
     # ------------------------------------------------------------ sending
 
@@ -150,12 +161,56 @@ class Connection:
         the outbox is full; False if already closed."""
         if self.closed:
             return False
+        if self._idle:
+            return self._send_now(msg)
         try:
             self._send.send_nowait(msg)
         except trio.WouldBlock:
             self.close("slow_reader")
             return False
         return True
+
+    @property
+    def idle(self) -> bool:
+        """Nothing waits in the outbox and nothing is being sent: what was sent
+        is with the kernel (the next `send` writes directly)."""
+        return self._idle
+
+    def _send_now(self, msg: dict[str, Any]) -> bool:
+        """`send` while the writer is idle: the frame goes to the socket from
+        here; what the socket does not take, the writer sends next."""
+        frame = self._frame(msg)
+        if frame is None:
+            return False
+        try:
+            rest = self._nowait(frame)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, trio.BusyResourceError, OSError):
+            self.close("reset")
+            return False
+        self.sent_frames += 1
+        self.last_sent = trio.current_time()
+        if rest:
+            self._idle = False
+            self._send.send_nowait(_Rest(rest))  # the outbox is empty: room for it
+        return True
+
+    def _frame(self, m: dict[str, Any]) -> bytes | None:
+        """`m` numbered (the host's side) and framed; None (the connection
+        dropped: `local_error`) if it cannot be sent."""
+        if self.numbered:
+            self.seq += 1
+            m = {"seq": self.seq, **m}
+        try:
+            if self.on_frame_sent is not None:
+                self.on_frame_sent(m)
+            return encode_frame(m, self.max_frame)
+        except LocalProtocolError:
+            # our bug: loud in the log, and only this connection pays
+            log.exception("%s: refusing to send an invalid message %.200r", escape(self.label), m)
+            if self.strict:
+                raise
+            self.close("local_error")
+            return None
 
     def close(self, reason: str, final: dict[str, Any] | None = None) -> None:
         """Close: after sending `final` (if the outbox has room and the TLS
@@ -164,6 +219,7 @@ class Connection:
             return
         self._closed()
         self.close_reason = reason
+        self._idle = False
         if final is not None and self.secure:
             try:
                 self._send.send_nowait(final)
@@ -226,6 +282,7 @@ class Connection:
             self.close("hello_timeout")
             return False
         self.stream, self.secure = tls, True
+        self._nowait, self._send_rest = tls.send_nowait, tls.send_raw
         return True
 
     async def _say_farewell(self) -> None:
@@ -295,9 +352,25 @@ class Connection:
                 self.close(e.code)
 
     async def _writer(self) -> None:
+        if self._nowait is None and isinstance(self.stream, trio.SocketStream):
+            write = write_nowait(self.stream)
+            if write is not None:
+                self._nowait = lambda frame: frame[write(frame):]
+                self._send_rest = self.stream.send_all
         try:
             while True:
-                msg = await self._recv.receive()
+                try:
+                    msg = self._recv.receive_nowait()
+                except trio.WouldBlock:
+                    self._idle = self._nowait is not None and not self.closed
+                    msg = await self._recv.receive()
+                    self._idle = False
+                if type(msg) is _Rest:
+                    self._sending_since = trio.current_time()
+                    await self._send_rest(msg)
+                    self._sending_since = None
+                    self.last_sent = trio.current_time()
+                    continue
                 batch = [msg]
                 while len(batch) < 64:
                     try:
@@ -310,20 +383,10 @@ class Connection:
                     if m is _CLOSE:
                         end = True
                         break
-                    if self.numbered:
-                        self.seq += 1
-                        m = {"seq": self.seq, **m}
-                    try:
-                        if self.on_frame_sent is not None:
-                            self.on_frame_sent(m)
-                        frames.append(encode_frame(m, self.max_frame))
-                    except LocalProtocolError:
-                        # our bug: loud in the log, and only this connection pays
-                        log.exception("%s: refusing to send an invalid message %.200r", escape(self.label), m)
-                        if self.strict:
-                            raise
-                        self.close("local_error")
+                    frame = self._frame(m)
+                    if frame is None:
                         return
+                    frames.append(frame)
                 if frames:
                     # no cancel scope per send (it costs): the heartbeat drops a
                     # connection whose send_all has been stuck for SEND_TIMEOUT
@@ -337,6 +400,7 @@ class Connection:
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             self.close("reset")
         finally:
+            self._idle = False
             if self._scope is not None:
                 self._scope.cancel()
 

@@ -418,6 +418,12 @@ def _numbered(sender: DeltaSender, msg: dict[str, Any]) -> dict[str, Any]:
     return msg
 
 
+def _sent(peer: Peer | None) -> bool:
+    """Nothing of `peer`'s waits in its outbox (its last message went to the socket)."""
+    link = getattr(peer, "link", None)
+    return bool(getattr(link, "idle", False))
+
+
 def _address(stream: trio.abc.Stream) -> str | None:
     """The peer's IP address (None: not a socket)."""
     sock = getattr(stream, "socket", None)
@@ -475,10 +481,13 @@ class RoomActor:
                 except (trio.EndOfChannel, trio.ClosedResourceError):
                     return
             if s.rest_pending:
-                # the actor's own view goes out first: two checkpoints let its
-                # writer send before the others' views are built and sent
-                await trio.sleep(0)
-                await trio.sleep(0)
+                # the actor's own view goes out first: it went straight to its
+                # socket (`Connection.send` while the writer is idle), or two
+                # checkpoints let its writer send it before the others' views
+                # are built and sent
+                if not _sent(s.rest_after):
+                    await trio.sleep(0)
+                    await trio.sleep(0)
                 execute(s.flush_rest())
             if not s.closed:
                 await self._timers()
@@ -532,7 +541,8 @@ class RoomActor:
             if not self._drain():
                 return
             if s.rest_pending:  # an `act` drained meanwhile: its peer's view first, as in `run`
-                await trio.sleep(0)
+                if not _sent(s.rest_after):
+                    await trio.sleep(0)
                 execute(s.flush_rest())
             now = trio.current_time()
 

@@ -171,6 +171,35 @@ async def client_handshake(stream: trio.abc.Stream, wait: float = HANDSHAKE_WAIT
     return tls
 
 
+def write_nowait(stream: Any) -> Any:
+    """A function that writes bytes to the socket under the trio `stream` (a
+    `SocketStream`) at once, without waiting, and returns how many the kernel
+    took (0 when its buffer is full); None when `stream` has no socket. It
+    goes around trio's `send` (two checkpoints and a trip through the
+    scheduler for every frame): the caller must be the stream's only writer
+    at that moment, with nothing of its own still waiting to go out.
+
+    The function raises `trio.ClosedResourceError` once the socket is closed
+    and `OSError` (`BrokenPipeError`, `ConnectionResetError`) when the
+    connection broke.
+    """
+    sock = getattr(stream, "socket", None)
+    if sock is None or not hasattr(sock, "fileno"):
+        return None
+    write = os.write
+
+    def now(data: bytes | bytearray | memoryview) -> int:
+        fd = sock.fileno()
+        if fd < 0:
+            raise trio.ClosedResourceError("the socket is closed")
+        try:
+            return write(fd, data)
+        except BlockingIOError:
+            return 0
+
+    return now
+
+
 class TLSStream(trio.abc.Stream):
     """TLS over a trio stream, lean: `ssl.SSLObject` between two memory BIOs,
     one `send_all` of the transport per `send_all`, one read of the
@@ -193,6 +222,7 @@ class TLSStream(trio.abc.Stream):
         self._obj = context.wrap_bio(self._in, self._out, server_side=server_side, server_hostname=None)
         self._sending = False
         self._closed = False
+        self._write: Any = None  # the transport's `write_nowait`, found at the first `send_nowait`
 
     async def _flush(self) -> None:
         data = self._out.read()
@@ -247,6 +277,41 @@ class TLSStream(trio.abc.Stream):
             except ssl.SSLError as e:
                 raise trio.BrokenResourceError(f"TLS: {e}") from e
             await self._flush_or_break()
+        finally:
+            self._sending = False
+
+    def send_nowait(self, data: bytes | bytearray | memoryview) -> bytes:
+        """Encrypt `data` and write to the socket what it takes now, without
+        waiting (`write_nowait`); returns the encrypted rest, for `send_raw`.
+        Only while no `send_all` or `send_raw` is under way (the caller's
+        writer is idle).
+
+        Raises:
+            trio.BrokenResourceError: a TLS error, or the connection broke.
+            trio.ClosedResourceError: this stream is closed.
+        """
+        if self._closed:
+            raise trio.ClosedResourceError("this TLS stream is closed")
+        if self._sending:
+            raise trio.BusyResourceError("another task is sending on this TLS stream")
+        try:
+            self._obj.write(data)
+        except ssl.SSLError as e:
+            raise trio.BrokenResourceError(f"TLS: {e}") from e
+        out = self._out.read()
+        if self._write is None:
+            self._write = write_nowait(self.transport_stream) or (lambda data: 0)
+        return out[self._write(out):]
+
+    async def send_raw(self, data: bytes) -> None:
+        """Send bytes already encrypted (the rest `send_nowait` returned)."""
+        if self._sending:
+            raise trio.BusyResourceError("another task is sending on this TLS stream")
+        self._sending = True
+        try:
+            await self.transport_stream.send_all(data)
+        except (trio.ClosedResourceError, OSError) as e:
+            raise trio.BrokenResourceError("the connection broke") from e
         finally:
             self._sending = False
 

@@ -239,6 +239,11 @@ class RoomSession:
     def rest_pending(self) -> bool:
         return self._rest is not None
 
+    @property
+    def rest_after(self) -> Peer | None:
+        """The peer whose view the others' wait for (None: nothing held back)."""
+        return self._rest
+
     # ------------------------------------------------------------ messages
 
     def handle(self, typ: str, peer: Peer, msg: Any, now: float) -> list[Any]:
