@@ -10,7 +10,13 @@ feeds them and carries the effects out, in order, before it awaits anything.
 `Host.serve_stream(stream)` serves one peer: a `Connection` (reader, writer,
 heartbeat; `conn.py`) whose reader hands every message to `Lobby.receive`,
 synchronously. A message about a room becomes a `Post`: it goes to the
-room's inbox (a bounded memory channel).
+room's inbox (a bounded memory channel). When the room's task is waiting on
+an empty inbox, the message is handled at once instead, in the reader's task,
+once the lobby's effects are carried out (`RoomActor.handle_now`): the room's
+session is still touched by one task at a time, in the order its messages
+came, and an action's round trip saves a trip through the scheduler. The
+room's task is then woken only if something falls due at once; its wait
+takes the session's new deadline.
 
 Each room has one task (`RoomActor.run`), the only one that touches its
 session: it takes messages from the inbox, waits with
@@ -170,6 +176,7 @@ class Host:
             fingerprint=self.fingerprint,
         )
         self._nursery: trio.Nursery | None = None
+        self._handoffs: list[tuple[RoomActor, tuple[str, Peer, Any]]] | None = None  # posts to rooms handled after the lobby's effects
         self.changed = trio.Event()  # set when the room list changes (the advertiser waits on it)
         self.port: int | None = None
         self.bye_reason = f"{name} closed the table: the host stopped."  # every peer's `bye` when the host stops
@@ -384,6 +391,7 @@ class Host:
                 peer.tags.setdefault("deltas", DeltaSender())
             else:
                 peer.tags.pop("deltas", None)
+        self._handoffs = []
         try:
             self.execute(self.lobby.receive(peer, msg, trio.current_time()))
         except RemoteProtocolError:
@@ -396,6 +404,9 @@ class Host:
             self.lobby.out.error(peer, "internal", "The host failed on that message (its bug, logged).", fatal=True)
             self.execute(self.lobby.drain())
         finally:
+            handoffs, self._handoffs = self._handoffs, None
+            for actor, item in handoffs:  # the rooms' turns, in the order the lobby posted them
+                actor.handle_now(item)
             conn = peer.link
             conn.label = peer.label
             if not conn.greeted and peer.name is not None:
@@ -440,6 +451,8 @@ class RoomActor:
         self.host = host
         self.session = session
         self._send, self._recv = trio.open_memory_channel[Any](INBOX)
+        self._waiting: trio.CancelScope | None = None  # set while the task waits on an empty inbox
+        self._posts = 0  # messages put in the inbox
 
     # what tests and tools read of the room
     room = property(lambda self: self.session.room)
@@ -453,7 +466,41 @@ class RoomActor:
         return self.session.public()
 
     def post(self, item: tuple[str, Peer, Any]) -> None:
-        """Hand a message to the room's task (never waits)."""
+        """Hand a message to the room's task (never waits), or, while the task
+        waits on an empty inbox and a peer's message is being served, to
+        `handle_now` once the lobby's effects are carried out."""
+        handoffs = self.host._handoffs
+        if self._waiting is not None and handoffs is not None:
+            handoffs.append((self, item))
+            return
+        self._enqueue(item)
+
+    def handle_now(self, item: tuple[str, Peer, Any]) -> None:
+        """Handle `item` in the caller's task, as the room's task would have
+        (it waits on an empty inbox: nothing is under way in the room). The
+        task is woken if something is due at once or views wait; else its wait
+        takes the new deadline. If the task got a message meanwhile, or the
+        room closed, `item` goes to the inbox behind it."""
+        waiting, s = self._waiting, self.session
+        if waiting is None or s.closed:
+            self._enqueue(item)
+            return
+        self._waiting = None  # what the handling posts to this room goes to the inbox
+        posts = self._posts
+        self._handle(*item)
+        if s.rest_pending and _sent(s.rest_after):
+            self.host.execute(s.flush_rest())
+        if self._posts != posts:
+            return  # the task has been handed a message: it takes over from here
+        if s.closed or s.rest_pending or s.deadline() <= trio.current_time():
+            waiting.cancel()
+        else:
+            waiting.deadline = s.deadline()
+            self._waiting = waiting
+
+    def _enqueue(self, item: tuple[str, Peer, Any]) -> None:
+        self._waiting = None
+        self._posts += 1
         try:
             self._send.send_nowait(item)
         except trio.WouldBlock:
@@ -464,6 +511,7 @@ class RoomActor:
 
     def stop(self) -> None:
         """The room closed: nothing more is posted to it."""
+        self._waiting = None
         self._send.close()
 
     # ------------------------------------------------------------ the task
@@ -472,9 +520,17 @@ class RoomActor:
         s, execute = self.session, self.host.execute
         execute(s.opened(trio.current_time()))
         while not s.closed:
-            with trio.move_on_at(s.deadline()):
+            with trio.move_on_at(s.deadline()) as waiting:
                 try:
-                    item = await self._recv.receive()
+                    try:
+                        item = self._recv.receive_nowait()
+                        await trio.lowlevel.cancel_shielded_checkpoint()  # the others' turn, as `receive` gives
+                    except trio.WouldBlock:
+                        self._waiting = waiting  # the inbox is empty: `handle_now` may serve it
+                        try:
+                            item = await self._recv.receive()
+                        finally:
+                            self._waiting = None
                     self._handle(*item)
                     if not self._drain():
                         return
