@@ -120,14 +120,14 @@ async def test_an_act_to_a_waiting_room_is_applied_in_the_readers_turn_and_its_v
     assert actor.actions == before + 1  # applied in this call, not by the room's task later
     sock = getattr(a.stream, "transport_stream", a.stream).socket
     assert select.select([sock.fileno()], [], [], 0)[0], "the actor's view waited for another task"
-    got = await a.expect("view")
-    assert got["state_id"] == view["state_id"] + 1
     # the room's task still keeps the clocks: woken when the bot's move is due at
     # once (the host's bots in rooms with people wait `person_bot_delay`, 0 here)
     if actor.session.deadline() <= trio.current_time():
         assert actor._waiting is None
     else:
         assert actor._waiting is not None and actor._waiting.deadline == actor.session.deadline()
+    got = await a.expect("view")
+    assert got["state_id"] == view["state_id"] + 1
     with trio.fail_after(5):
         while got["state_id"] < view["state_id"] + 2:  # ... and the bot's move came
             got = await a.expect("view")

@@ -625,14 +625,8 @@ class RoomActor:
         if s.room.referee is None:
             return
         targets = only if only is not None else [p for p in s.members() if p is not skip]
-        now = trio.current_time()
-        spectator_msg = None
+        msgs = s.view_messages([p.seat for p in targets], trio.current_time())
         for p in targets:
-            if p.seat is not None:
-                msg = s.view_message(p.seat, now)
-            else:
-                if spectator_msg is None:
-                    spectator_msg = s.view_message(None, now)
-                msg = spectator_msg
+            msg = msgs[p.seat]
             sender = p.tags.get("deltas")
             p.link.send(msg if sender is None else sender.next(msg))

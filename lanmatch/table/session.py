@@ -838,22 +838,36 @@ class RoomSession:
     def view_message(self, seat: int | None, now: float) -> dict[str, Any]:
         """The `view` message of `seat` (None: a spectator's) for the current
         state, with the time left on each clock at `now`."""
+        return self.view_messages([seat], now)[seat]
+
+    def view_messages(self, seats: list[int | None], now: float) -> dict[int | None, dict[str, Any]]:
+        """The `view` message of each of `seats` (None: the spectators'), with
+        the time left on each clock at `now`. What every seat is told alike
+        (the clocks, the autopilot, the pause) is built once and shared by
+        the messages (nobody changes a message once built); each seat's own
+        view and legal actions are built for it alone (the referee builds
+        each engine view once per state)."""
         ref = self.room.referee
         assert ref is not None
-        if seat is None:
-            view, legal = ref.spectator_view(), []
-        else:
-            view, legal = ref.view(seat), ref.legal(seat)
-        return {
+        common = {
             "type": "view",
             "room": self.room.name,
             "state_id": ref.state_id,
-            "view": view_to_wire(view),
-            "legal": legal,
             "timers": ref.timers(now),
             "autopilot": ref.autopilot(),
-            **({"paused": True} if ref.paused else {}),
         }
+        if ref.paused:
+            common["paused"] = True
+        out: dict[int | None, dict[str, Any]] = {}
+        for seat in seats:
+            if seat in out:
+                continue
+            if seat is None:
+                view, legal = ref.spectator_view(), []
+            else:
+                view, legal = ref.view(seat), ref.legal(seat)
+            out[seat] = {**common, "view": view_to_wire(view), "legal": legal}
+        return out
 
     def _send_room(self) -> None:
         msg = {"type": "room", "room": self.public()}
