@@ -18,8 +18,9 @@ came, and an action's round trip saves a trip through the scheduler. The
 room's task is then woken only if something falls due at once; its wait
 takes the session's new deadline.
 
-Each room has one task (`RoomActor.run`), the only one that touches its
-session: it takes messages from the inbox, waits with
+Each room has one task (`RoomActor.run`); it, or a reader it handed its
+turn to (above), is the only one touching its session at any moment. The
+task takes messages from the inbox, waits with
 `trio.move_on_at(session.deadline())` for the clocks, runs a Hard bot's
 decision on a worker thread (the room waits, the others go on), and sends
 what the session says (`Views`: each seat its own view, built as it is
