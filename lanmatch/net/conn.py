@@ -13,13 +13,15 @@ How this works. `Connection.run(handler)` runs three tasks on one stream:
 
 `send(msg)` never waits: a full outbox means the peer cannot keep up, and the
 connection is dropped (`slow_reader`), so a slow reader never delays anyone
-else. While the writer is idle (nothing queued, nothing being sent), `send`
-writes the frame itself, at once: numbered, framed, encrypted and handed to
-the socket without waiting (`write_nowait`), so a message costs no task
-switch and no trip through trio's scheduler; whatever the kernel does not
-take at once goes to the writer, and everything after it queues behind it. A `send_all` stuck for `SEND_TIMEOUT` seconds drops it too (the
+else. A `send_all` stuck for `SEND_TIMEOUT` seconds drops it too (the
 heartbeat watches it: a cancel scope around every send would cost more than
 the send's own Python work).
+
+While the writer is idle (nothing queued, nothing being sent), `send` writes
+the frame itself, at once: numbered, framed, encrypted and handed to the
+socket without waiting (`tls.write_nowait`), so a message costs no task
+switch and no trip through trio's scheduler; whatever the kernel does not
+take at once goes to the writer, and everything after it queues behind it.
 
 The peer's garbage (`RemoteProtocolError` from the decoder) gets an `error`
 reply and closes the connection; the handler may raise it too.

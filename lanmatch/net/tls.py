@@ -174,7 +174,8 @@ async def client_handshake(stream: trio.abc.Stream, wait: float = HANDSHAKE_WAIT
 def write_nowait(stream: Any) -> Any:
     """A function that writes bytes to the socket under the trio `stream` (a
     `SocketStream`) at once, without waiting, and returns how many the kernel
-    took (0 when its buffer is full); None when `stream` has no socket. It
+    took (0 when its buffer is full); None when `stream` has no socket (or
+    on Windows, where a socket is no file). It
     goes around trio's `send` (two checkpoints and a trip through the
     scheduler for every frame): the caller must be the stream's only writer
     at that moment, with nothing of its own still waiting to go out.
@@ -184,7 +185,7 @@ def write_nowait(stream: Any) -> Any:
     connection broke.
     """
     sock = getattr(stream, "socket", None)
-    if sock is None or not hasattr(sock, "fileno"):
+    if sock is None or not hasattr(sock, "fileno") or os.name == "nt":  # (Windows: no write() on sockets)
         return None
     write = os.write
 
