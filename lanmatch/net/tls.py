@@ -201,6 +201,37 @@ def write_nowait(stream: Any) -> Any:
     return now
 
 
+def read_when_ready(stream: Any) -> Any:
+    """An async function that waits until the socket under the trio `stream`
+    (a `SocketStream`) is readable, then reads at most `n` bytes (b"" at the
+    end); None when `stream` has no socket (or on Windows). One read a
+    wakeup, where trio's `receive_some` first tries a read that finds nothing
+    (the reader drained the socket last time), then waits, then reads again.
+
+    The function raises `trio.ClosedResourceError` once the socket is closed
+    and `OSError` when the connection broke.
+    """
+    sock = getattr(stream, "socket", None)
+    if sock is None or not hasattr(sock, "fileno") or os.name == "nt":
+        return None
+    read, wait = os.read, trio.lowlevel.wait_readable
+
+    async def when_ready(n: int) -> bytes:
+        while True:
+            if sock.fileno() < 0:
+                raise trio.ClosedResourceError("the socket is closed")
+            await wait(sock)
+            fd = sock.fileno()
+            if fd < 0:
+                raise trio.ClosedResourceError("the socket is closed")
+            try:
+                return read(fd, n)
+            except BlockingIOError:
+                continue
+
+    return when_ready
+
+
 class TLSStream(trio.abc.Stream):
     """TLS over a trio stream, lean: `ssl.SSLObject` between two memory BIOs,
     one `send_all` of the transport per `send_all`, one read of the
@@ -224,6 +255,7 @@ class TLSStream(trio.abc.Stream):
         self._sending = False
         self._closed = False
         self._write: Any = None  # the transport's `write_nowait`, found at the first `send_nowait`
+        self._read: Any = None  # the transport's `read_when_ready`, found at the first read
 
     async def _flush(self) -> None:
         data = self._out.read()
@@ -231,8 +263,10 @@ class TLSStream(trio.abc.Stream):
             await self.transport_stream.send_all(data)
 
     async def _fill(self) -> None:
+        if self._read is None:
+            self._read = read_when_ready(self.transport_stream) or self.transport_stream.receive_some
         try:
-            data = await self.transport_stream.receive_some(65536)
+            data = await self._read(65536)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
             raise trio.BrokenResourceError("the connection broke") from e
         if data:
