@@ -630,4 +630,4 @@ class RoomActor:
         for p in targets:
             msg = msgs[p.seat]
             sender = p.tags.get("deltas")
-            p.link.send(msg if sender is None else sender.next(msg))
+            p.link.send(msg if sender is None else sender.next(msg, s.room.referee))

@@ -26,9 +26,15 @@ TOP = ("legal", "timers", "autopilot")
 FLAGS = ("paused",)
 
 
-def _events(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> tuple[int, list[dict[str, Any]]] | None:
+def _events(old: list[dict[str, Any]], new: list[dict[str, Any]],
+            same_game: bool = False) -> tuple[int, list[dict[str, Any]]] | None:
     """(drop, add) such that new == old[drop:] + add, with `add` the events
-    numbered after old's last one; None when `new` is not so made."""
+    numbered after old's last one; None when `new` is not so made.
+
+    `same_game`: both are one seat's views of one game, whose events are
+    each shown the same way every time (an engine never changes an event
+    once emitted): the events both hold are then the same by their numbers,
+    and only the first of them is compared, by its number."""
     if not old:
         return 0, new
     last = old[-1].get("n")
@@ -37,14 +43,17 @@ def _events(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> tuple[int, 
     j = len(new)
     while j and type(n := new[j - 1].get("n")) is int and n > last:
         j -= 1
-    if j > len(old) or (j and old[len(old) - j:] != new[:j]):
+    if j > len(old):
+        return None
+    if j and (old[len(old) - j].get("n") != new[0].get("n") if same_game else old[len(old) - j:] != new[:j]):
         return None
     return len(old) - j, new[j:]
 
 
-def make_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+def make_delta(old: dict[str, Any], new: dict[str, Any], *, same_game: bool = False) -> dict[str, Any]:
     """The `delta` message (without `vn` and `seq`) that turns the view
-    message `old` into `new` (both as sent: `view_to_wire`'s form)."""
+    message `old` into `new` (both as sent: `view_to_wire`'s form).
+    `same_game`: both are one seat's views of one game (see `_events`)."""
     ov, nv = old["view"], new["view"]
     changed = {k: v for k, v in nv.items() if k != "events" and (k not in ov or ov[k] != v)}
     d: dict[str, Any] = {"type": "delta", "room": new["room"], "state_id": new["state_id"]}
@@ -54,7 +63,7 @@ def make_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     if "events" in nv:
         oe, ne = ov.get("events"), nv["events"]
         if type(oe) is list and type(ne) is list:
-            found = _events(oe, ne)
+            found = _events(oe, ne, same_game)
             if found is None:
                 changed["events"] = ne
             else:
@@ -113,35 +122,39 @@ class DeltaSender:
     sends, remembers the last view, and makes each next one a delta when it
     can (same room, same seat)."""
 
-    __slots__ = ("vn", "last", "sent_full", "sent_deltas")
+    __slots__ = ("vn", "last", "game", "sent_full", "sent_deltas")
 
     def __init__(self) -> None:
         self.vn = 0  # the number of the last view sent on this connection
         self.last: dict[str, Any] | None = None  # the last view message sent (None: the next is in full)
+        self.game: Any = None  # the game `last` showed, as the caller named it (None: not known)
         self.sent_full = 0
         self.sent_deltas = 0
 
     def reset(self) -> None:
         """The peer holds no view now (it left, its seat is gone): the next is in full."""
-        self.last = None
+        self.last = self.game = None
 
-    def full(self, msg: dict[str, Any]) -> dict[str, Any]:
+    def full(self, msg: dict[str, Any], game: Any = None) -> dict[str, Any]:
         """`msg` (a view message, or a snapshot's view) numbered, to send in full."""
         self.vn += 1
         out = {**msg, "vn": self.vn}
-        self.last = out
+        self.last, self.game = out, game
         self.sent_full += 1
         return out
 
-    def next(self, msg: dict[str, Any]) -> dict[str, Any]:
-        """What to send for the view message `msg`: a numbered `delta`, or `msg` in full."""
+    def next(self, msg: dict[str, Any], game: Any = None) -> dict[str, Any]:
+        """What to send for the view message `msg`: a numbered `delta`, or `msg`
+        in full. `game`: the game `msg` shows (the host passes its referee):
+        two views of one seat in the same game hold their common events alike,
+        so they are compared by number only (`_events`)."""
         last = self.last
         if last is None or last["room"] != msg["room"] or last["view"].get("seat") != msg["view"].get("seat"):
-            return self.full(msg)
-        d = make_delta(last, msg)
+            return self.full(msg, game)
+        d = make_delta(last, msg, same_game=game is not None and game is self.game)
         self.vn += 1
         d["vn"] = self.vn
-        self.last = {**msg, "vn": self.vn}
+        self.last, self.game = {**msg, "vn": self.vn}, game
         self.sent_deltas += 1
         return d
 
