@@ -171,30 +171,41 @@ async def client_handshake(stream: trio.abc.Stream, wait: float = HANDSHAKE_WAIT
     return tls
 
 
+def _socket_under(stream: Any) -> Any:
+    """The trio socket under `stream` (a `SocketStream`), or None: no socket,
+    or Windows (where a socket is no file: no `read` or `write` on it)."""
+    sock = getattr(stream, "socket", None)
+    return None if sock is None or not hasattr(sock, "fileno") or os.name == "nt" else sock
+
+
+def _fd(sock: Any) -> int:
+    fd = sock.fileno()
+    if fd < 0:
+        raise trio.ClosedResourceError("the socket is closed")
+    return fd
+
+
 def write_nowait(stream: Any) -> Any:
     """A function that writes bytes to the socket under the trio `stream` (a
     `SocketStream`) at once, without waiting, and returns how many the kernel
-    took (0 when its buffer is full); None when `stream` has no socket (or
-    on Windows, where a socket is no file). It
-    goes around trio's `send` (two checkpoints and a trip through the
-    scheduler for every frame): the caller must be the stream's only writer
-    at that moment, with nothing of its own still waiting to go out.
+    took (0 when its buffer is full); None when there is no such socket
+    (`_socket_under`). It goes around trio's `send` (two checkpoints and a
+    trip through the scheduler for every frame): the caller must be the
+    stream's only writer at that moment, with nothing of its own still
+    waiting to go out.
 
     The function raises `trio.ClosedResourceError` once the socket is closed
     and `OSError` (`BrokenPipeError`, `ConnectionResetError`) when the
     connection broke.
     """
-    sock = getattr(stream, "socket", None)
-    if sock is None or not hasattr(sock, "fileno") or os.name == "nt":  # (Windows: no write() on sockets)
+    sock = _socket_under(stream)
+    if sock is None:
         return None
     write = os.write
 
     def now(data: bytes | bytearray | memoryview) -> int:
-        fd = sock.fileno()
-        if fd < 0:
-            raise trio.ClosedResourceError("the socket is closed")
         try:
-            return write(fd, data)
+            return write(_fd(sock), data)
         except BlockingIOError:
             return 0
 
@@ -204,28 +215,24 @@ def write_nowait(stream: Any) -> Any:
 def read_when_ready(stream: Any) -> Any:
     """An async function that waits until the socket under the trio `stream`
     (a `SocketStream`) is readable, then reads at most `n` bytes (b"" at the
-    end); None when `stream` has no socket (or on Windows). One read a
+    end); None when there is no such socket (`_socket_under`). One read a
     wakeup, where trio's `receive_some` first tries a read that finds nothing
     (the reader drained the socket last time), then waits, then reads again.
 
     The function raises `trio.ClosedResourceError` once the socket is closed
     and `OSError` when the connection broke.
     """
-    sock = getattr(stream, "socket", None)
-    if sock is None or not hasattr(sock, "fileno") or os.name == "nt":
+    sock = _socket_under(stream)
+    if sock is None:
         return None
     read, wait = os.read, trio.lowlevel.wait_readable
 
     async def when_ready(n: int) -> bytes:
         while True:
-            if sock.fileno() < 0:
-                raise trio.ClosedResourceError("the socket is closed")
+            _fd(sock)
             await wait(sock)
-            fd = sock.fileno()
-            if fd < 0:
-                raise trio.ClosedResourceError("the socket is closed")
             try:
-                return read(fd, n)
+                return read(_fd(sock), n)
             except BlockingIOError:
                 continue
 
