@@ -48,6 +48,7 @@ from lanmatch.rules.errors import IllegalAction
 
 HAND_SIZE = 7
 EVENT_MEMORY = 32  # events a view carries
+_EVENTS_KEPT = 2 * EVENT_MEMORY  # events held before the oldest EVENT_MEMORY are dropped
 
 TURN, DRAWN, PILE, CHALLENGE, COLOR, OVER = "turn", "drawn", "pile", "challenge", "color", "over"
 
@@ -254,6 +255,24 @@ def _matching(color: str | None, sym: str) -> frozenset[str]:
     return found
 
 
+# The plays an ordinary turn offers at a plain table (no 7-0, no strict +4, no
+# Shield), by (active color, top symbol, face up): matching face -> its plays
+# (a wild once per color). Built on first use; the dicts are the shared
+# prebuilt ones above, so they never leave the engine either.
+_PLAYS_ON: dict[tuple[str | None, str, int], dict[str, list[dict[str, Any]]]] = {}
+
+
+def _plays_on(color: str | None, sym: str, face: int) -> dict[str, list[dict[str, Any]]]:
+    key = (color, sym, face)
+    found = _PLAYS_ON.get(key)
+    if found is None:
+        colors = _NIGHT if face else _DAY
+        found = _PLAYS_ON[key] = {
+            f: (_WILD_PLAYS[f, colors] if f[0] == "W" else [_PLAY[f]]) for f in _matching(color, sym)
+        }
+    return found
+
+
 def shuffle(rng: random.Random, items: list) -> None:
     """Shuffle `items` in place from `rng`: sort by 64-bit keys drawn at once.
 
@@ -267,7 +286,7 @@ def shuffle(rng: random.Random, items: list) -> None:
         if sys.byteorder == "big":
             keys.byteswap()
         order = sorted(range(n), key=keys.__getitem__)
-        items[:] = [items[i] for i in order]
+        items[:] = map(items.__getitem__, order)  # materialized before the assignment
 
 
 def _plain_copy(value: Any) -> Any:
@@ -307,6 +326,17 @@ class ColorMatch:
     """
 
     game = "colormatch"
+
+    # Slots: a game holds more attributes than a shared-key instance dict
+    # keeps (30), and every rule reads them; slot access is the cheapest.
+    __slots__ = (
+        "_cache", "_call", "_ev_n", "_event_lists", "_events", "_plain", "_private", "_to_act", "blast",
+        "clock", "clock_fresh", "color", "color_then", "cur", "daily", "daynight", "dir", "disc", "disc_far",
+        "drawn", "face", "fars", "first_seat", "fuse", "fuse_fresh", "hands", "idle", "jump_in", "ladder",
+        "mode", "n", "options", "outcome", "pend_cards", "pend_kind", "pending", "phase", "pile", "pile_far",
+        "queue", "rng", "round", "scores", "seven_o", "shields", "shown", "spec", "stacking", "step",
+        "strict_wild4", "table", "target", "teams", "turns", "w4", "windows",
+    )
 
     def __init__(
         self,
@@ -493,13 +523,17 @@ class ColorMatch:
         events.append(event)
         if private is not None:
             self._private[n] = private
-        if len(events) > 2 * EVENT_MEMORY:
-            del self._events[:EVENT_MEMORY]
-            del self._event_lists[:EVENT_MEMORY]  # a prefix of the events: it stays one
-            floor = self._events[0]["n"]
-            for key in [k for k in self._private if k < floor]:
-                del self._private[key]
+        if len(events) > _EVENTS_KEPT:
+            self._forget_events()
         return event
+
+    def _forget_events(self) -> None:
+        """Drop the oldest `EVENT_MEMORY` events (and their private parts)."""
+        del self._events[:EVENT_MEMORY]
+        del self._event_lists[:EVENT_MEMORY]  # a prefix of the events: it stays one
+        floor = self._events[0]["n"]
+        for key in [k for k in self._private if k < floor]:
+            del self._private[key]
 
     def _next(self, seat: int, steps: int = 1) -> int:
         return (seat + self.dir * steps) % self.n
@@ -560,13 +594,11 @@ class ColorMatch:
     @property
     def to_act(self) -> list[int]:
         """Seats that may act now (several while a last-card window is open)."""
+        if not self.windows and not self.jump_in and self.outcome is None:
+            return [self.cur]
         seats = self._to_act
         if seats is None:
-            if self.outcome is None and not self.windows and not self.jump_in:
-                seats = [self.cur]
-            else:
-                seats = self._compute_to_act()
-            self._to_act = seats
+            seats = self._to_act = self._compute_to_act()
         return seats[:]
 
     def _compute_to_act(self) -> list[int]:
@@ -608,10 +640,27 @@ class ColorMatch:
 
     def _legal(self, seat: int) -> list[dict[str, Any]]:
         """The cached legal actions of `seat` (computed on first use per state)."""
-        out = self._cache.get(seat)
+        cache = self._cache
+        out = cache.get(seat)
         if out is not None:
             return out
-        out = self._cache[seat] = []
+        if seat == self.cur and self.phase == TURN and self._plain and not self.windows and self.outcome is None:
+            # the common case: an ordinary turn at a plain table, in hand order
+            hand = self.hands[seat]
+            plays = _PLAYS_ON.get((self.color, SYM_OF[self.disc[-1]], self.face))
+            if plays is None:
+                plays = _plays_on(self.color, SYM_OF[self.disc[-1]], self.face)
+            out = cache[seat] = []
+            for card in dict.fromkeys(hand):  # each card once
+                p = plays.get(card)
+                if p is not None:
+                    out += p
+            if self.spec.draw_with_play or not out:
+                out.append(_SIMPLE["draw" if (self.pile or len(self.disc) > 1) else "pass"])
+            if self._call and len(hand) == 2:
+                self._add_calls(out)
+            return out
+        out = cache[seat] = []
         if self.outcome is not None or not 0 <= seat < self.n:
             return out
         if seat == self.cur and not self.windows:
@@ -732,6 +781,33 @@ class ColorMatch:
                 may not act now, the action is malformed or not allowed by the
                 rules now. The state is unchanged.
         """
+        # The common case first: a plain dict equal to one of the seat's cached
+        # legal actions, of no kind that needs its ints checked strictly. A
+        # cached list that is not empty means the game is on and the seat real.
+        legal = self._cache.get(seat) if type(seat) is int else None
+        if (
+            legal
+            and type(action) is dict
+            and action in legal
+            and "seat" not in action
+            and "swap_with" not in action
+            and "call" not in action
+        ):
+            mark = self._ev_n
+            typ = action["type"]
+            if self.windows or self.shown:
+                self._apply(seat, (typ, action.get("card"), action.get("color"), None, None))
+            elif typ == "play":
+                self._play(seat, action["card"], action.get("color"), None)
+            elif typ == "draw":
+                self._do_draw(seat)
+            else:
+                self._apply(seat, (typ, action.get("card"), action.get("color"), None, None))
+            self.step += 1
+            self._cache = {}
+            self._to_act = None
+            fresh = self._ev_n - mark
+            return list(map(dict.copy, self._events[-fresh:])) if fresh else []
         if self.outcome is not None:
             raise IllegalAction("The game is over.")
         if type(seat) is not int or not 0 <= seat < self.n:
@@ -889,10 +965,15 @@ class ColorMatch:
         self.idle = 0
         sym = SYM_OF[card]
         out = not hand
+        # `_emit` written out, for the most frequent event
+        n = self._ev_n = self._ev_n + 1
+        events = self._events
         if color is None:
-            self._emit({"type": "play", "seat": seat, "card": card})
+            events.append({"type": "play", "seat": seat, "card": card, "n": n})
         else:
-            self._emit({"type": "play", "seat": seat, "card": card, "color": color})
+            events.append({"type": "play", "seat": seat, "card": card, "color": color, "n": n})
+        if len(events) > _EVENTS_KEPT:
+            self._forget_events()
 
         # Siege Shield: cancel a waiting pile, or stand in front of the player.
         if sym == "H":
@@ -953,7 +1034,14 @@ class ColorMatch:
                 self.windows[seat] = (True, self._call == "standard")
 
         if not SPECIAL[card]:
-            self._handoff((seat + self.dir) % self.n)
+            seat = (seat + self.dir) % self.n
+            if self.fuse is None and self.clock is None and not self.pending:  # `_handoff`'s first case
+                self.cur = seat
+                self.turns[seat] += 1
+                self.drawn = -1
+                self.phase = TURN
+            else:
+                self._handoff(seat)
         elif sym == "S":
             self._emit({"type": "skipped", "seat": self._next(seat)})
             self._handoff(self._next(seat, 2))
