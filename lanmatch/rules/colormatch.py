@@ -256,20 +256,17 @@ def _matching(color: str | None, sym: str) -> frozenset[str]:
 
 
 # The plays an ordinary turn offers at a plain table (no 7-0, no strict +4, no
-# Shield), by (active color, top symbol, face up): matching face -> its plays
-# (a wild once per color). Built on first use; the dicts are the shared
-# prebuilt ones above, so they never leave the engine either.
-_PLAYS_ON: dict[tuple[str | None, str, int], dict[str, list[dict[str, Any]]]] = {}
+# Shield): active color -> top face -> {matching face: its plays (a wild once
+# per color)}. The active color says which side is up (day or night colors).
+# Built on first use from the shared prebuilt dicts, which never leave the engine.
+_PLAYS_ON: dict[str, dict[str, dict[str, list[dict[str, Any]]]]] = {}
 
 
-def _plays_on(color: str | None, sym: str, face: int) -> dict[str, list[dict[str, Any]]]:
-    key = (color, sym, face)
-    found = _PLAYS_ON.get(key)
-    if found is None:
-        colors = _NIGHT if face else _DAY
-        found = _PLAYS_ON[key] = {
-            f: (_WILD_PLAYS[f, colors] if f[0] == "W" else [_PLAY[f]]) for f in _matching(color, sym)
-        }
+def _plays_on(color: str | None, top: str, face: int) -> dict[str, list[dict[str, Any]]]:
+    colors = _NIGHT if face else _DAY
+    found = {f: (_WILD_PLAYS[f, colors] if f[0] == "W" else [_PLAY[f]]) for f in _matching(color, SYM_OF[top])}
+    if color is not None:  # (a turn always has one; without it the face is not implied)
+        _PLAYS_ON.setdefault(color, {})[top] = found
     return found
 
 
@@ -635,26 +632,36 @@ class ColorMatch:
         if legal is None:
             if type(seat) is not int:
                 return []
-            legal = self._legal(seat)
+            legal = self._compute_legal(seat)
         return list(map(dict.copy, legal))
 
     def _legal(self, seat: int) -> list[dict[str, Any]]:
         """The cached legal actions of `seat` (computed on first use per state)."""
+        out = self._cache.get(seat)
+        return self._compute_legal(seat) if out is None else out
+
+    def _compute_legal(self, seat: int) -> list[dict[str, Any]]:
+        """Compute and cache the legal actions of `seat` (not cached yet)."""
         cache = self._cache
-        out = cache.get(seat)
-        if out is not None:
-            return out
         if seat == self.cur and self.phase == TURN and self._plain and not self.windows and self.outcome is None:
             # the common case: an ordinary turn at a plain table, in hand order
             hand = self.hands[seat]
-            plays = _PLAYS_ON.get((self.color, SYM_OF[self.disc[-1]], self.face))
+            top = self.disc[-1]
+            by_top = _PLAYS_ON.get(self.color)
+            plays = by_top.get(top) if by_top is not None else None
             if plays is None:
-                plays = _plays_on(self.color, SYM_OF[self.disc[-1]], self.face)
+                plays = _plays_on(self.color, top, self.face)
             out = cache[seat] = []
-            for card in dict.fromkeys(hand):  # each card once
-                p = plays.get(card)
-                if p is not None:
-                    out += p
+            seen = None  # the playable cards met, each offered once
+            for card in hand:
+                if card in plays:
+                    if seen is None:
+                        seen = [card]
+                    elif card in seen:
+                        continue
+                    else:
+                        seen.append(card)
+                    out += plays[card]
             if self.spec.draw_with_play or not out:
                 out.append(_SIMPLE["draw" if (self.pile or len(self.disc) > 1) else "pass"])
             if self._call and len(hand) == 2:
@@ -807,6 +814,8 @@ class ColorMatch:
             self._cache = {}
             self._to_act = None
             fresh = self._ev_n - mark
+            if fresh == 1:
+                return [self._events[-1].copy()]
             return list(map(dict.copy, self._events[-fresh:])) if fresh else []
         if self.outcome is not None:
             raise IllegalAction("The game is over.")
@@ -924,13 +933,31 @@ class ColorMatch:
             self._handoff(self._next(seat))
             return
         self.idle = 0
-        self._draw(seat, 1)
         hand = self.hands[seat]
+        pile = self.pile
+        if pile and self.fars is None:  # `_draw(seat, 1)`'s common case, written out
+            card = pile.pop()
+            hand.append(card)
+            n = self._ev_n = self._ev_n + 1
+            events = self._events
+            events.append({"type": "draw", "seat": seat, "count": 1, "n": n})
+            self._private[n] = (seat, [card])
+            if len(events) > _EVENTS_KEPT:
+                self._forget_events()
+        else:
+            self._draw(seat, 1)
         if self._playable(seat, hand[-1]):
             self.phase = DRAWN
             self.drawn = len(hand) - 1
         else:
-            self._handoff((seat + self.dir) % self.n)
+            seat = (seat + self.dir) % self.n
+            if self.fuse is None and self.clock is None and not self.pending:  # `_handoff`'s first case
+                self.cur = seat
+                self.turns[seat] += 1
+                self.drawn = -1
+                self.phase = TURN
+            else:
+                self._handoff(seat)
 
     def _challenge(self, seat: int) -> None:
         w4 = self.w4
