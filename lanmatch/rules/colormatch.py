@@ -298,6 +298,13 @@ def _plain_copy(value: Any) -> Any:
 # Faces whose play does more than set the color and pass the turn.
 SPECIAL = {f: (SYM_OF[f] in ("S", "R", "A", "B", "T", "7", "0") or f in ("WC", "WH")) for f in _ALL_FACES}
 
+# Faces whose play at a plain table (no 7-0, no Shield) only sets the color and
+# passes the turn: no penalty, no effect (a 7 or 0 is plain without 7-0).
+PLAIN_PLAY = {
+    f: KIND_OF[f] is None and SYM_OF[f] not in ("S", "R", "A", "B", "T", "H") and f not in ("WC", "WH")
+    for f in _ALL_FACES
+}
+
 _ACTION_KEY_FIELDS = ("type", "card", "color", "swap_with", "seat", "call")
 
 
@@ -332,7 +339,7 @@ class ColorMatch:
         "drawn", "face", "fars", "first_seat", "fuse", "fuse_fresh", "hands", "idle", "jump_in", "ladder",
         "mode", "n", "options", "outcome", "pend_cards", "pend_kind", "pending", "phase", "pile", "pile_far",
         "queue", "rng", "round", "scores", "seven_o", "shields", "shown", "spec", "stacking", "step",
-        "strict_wild4", "table", "target", "teams", "turns", "w4", "windows",
+        "strict_wild4", "table", "target", "teams", "turns", "w4", "windows", "_turn_legal",
     )
 
     def __init__(
@@ -491,6 +498,9 @@ class ColorMatch:
             first_seat = self.rng.randrange(n)
         self.first_seat = first_seat
         self._cache: dict[int, list[tuple]] = {}
+        # the turn seat's cached legal actions while they are only plays of
+        # type/card/color, draw and pass (no calls, no window, nothing shown)
+        self._turn_legal: list[dict[str, Any]] | None = None
         self._to_act: list[int] | None = None
         self._emit({"type": "deal", "round": self.round, "top": starter, "first": first_seat})
         self.cur = first_seat
@@ -666,6 +676,8 @@ class ColorMatch:
                 out.append(_SIMPLE["draw" if (self.pile or len(self.disc) > 1) else "pass"])
             if self._call and len(hand) == 2:
                 self._add_calls(out)
+            elif not self.shown:
+                self._turn_legal = out
             return out
         out = cache[seat] = []
         if self.outcome is not None or not 0 <= seat < self.n:
@@ -788,9 +800,33 @@ class ColorMatch:
                 may not act now, the action is malformed or not allowed by the
                 rules now. The state is unchanged.
         """
-        # The common case first: a plain dict equal to one of the seat's cached
-        # legal actions, of no kind that needs its ints checked strictly. A
-        # cached list that is not empty means the game is on and the seat real.
+        # The commonest case first: the turn seat (`is`: an int, not True)
+        # plays, draws or passes in an ordinary turn, by a plain dict equal to
+        # one of its cached legal actions, none of which carries an int.
+        legal = self._turn_legal
+        if legal is not None and seat is self.cur and type(action) is dict and action in legal:
+            mark = self._ev_n
+            typ = action["type"]
+            if typ == "play":
+                card = action["card"]
+                if PLAIN_PLAY[card] and len(self.hands[seat]) > 2 and self.fars is None:
+                    self._play_turn(seat, card, action.get("color"))
+                else:
+                    self._play(seat, card, action.get("color"), None)
+            elif typ == "draw":
+                self._do_draw(seat)
+            else:
+                self._apply(seat, (typ, None, None, None, None))
+            self.step += 1
+            self._cache = {}
+            self._to_act = self._turn_legal = None
+            fresh = self._ev_n - mark
+            if fresh == 1:
+                return [self._events[-1].copy()]
+            return list(map(dict.copy, self._events[-fresh:])) if fresh else []
+        # Then any plain dict equal to one of the seat's cached legal actions,
+        # of no kind that needs its ints checked strictly. A cached list that
+        # is not empty means the game is on and the seat real.
         legal = self._cache.get(seat) if type(seat) is int else None
         if (
             legal
@@ -812,7 +848,7 @@ class ColorMatch:
                 self._apply(seat, (typ, action.get("card"), action.get("color"), None, None))
             self.step += 1
             self._cache = {}
-            self._to_act = None
+            self._to_act = self._turn_legal = None
             fresh = self._ev_n - mark
             if fresh == 1:
                 return [self._events[-1].copy()]
@@ -860,7 +896,7 @@ class ColorMatch:
                 self._apply(seat, key)
         self.step += 1
         self._cache = {}
-        self._to_act = None
+        self._to_act = self._turn_legal = None
         fresh = self._ev_n - mark
         return list(map(dict.copy, self._events[-fresh:])) if fresh else []
 
@@ -978,6 +1014,32 @@ class ColorMatch:
         self.disc.append(card)
         if far is not None:
             self.disc_far.append(far)
+
+    def _play_turn(self, seat: int, card: str, color: str | None) -> None:
+        """`_play` of a `PLAIN_PLAY` card by the turn seat in an ordinary turn at
+        a plain table (no Day & Night) that keeps at least two cards: it is
+        discarded, sets the color and passes the turn on."""
+        self.hands[seat].remove(card)  # the first copy, as `_play` takes it
+        self.idle = 0
+        n = self._ev_n = self._ev_n + 1
+        events = self._events
+        if color is None:
+            events.append({"type": "play", "seat": seat, "card": card, "n": n})
+            self.color = COLOR_OF[card]
+        else:
+            events.append({"type": "play", "seat": seat, "card": card, "color": color, "n": n})
+            self.color = color
+        if len(events) > _EVENTS_KEPT:
+            self._forget_events()
+        self.disc.append(card)
+        seat = (seat + self.dir) % self.n
+        if self.fuse is None and self.clock is None and not self.pending:  # `_handoff`'s first case
+            self.cur = seat
+            self.turns[seat] += 1
+            self.drawn = -1
+            self.phase = TURN
+        else:
+            self._handoff(seat)
 
     def _play(self, seat: int, card: str, color: str | None, swap: int | None, call: bool = False) -> None:
         phase = self.phase
