@@ -239,6 +239,7 @@ _WILD_PLAYS = {
     for colors in (_DAY, _NIGHT)
 }
 _SIMPLE = {t: {"type": t} for t in ("draw", "pass", "keep", "accept", "challenge", "call")}
+_DRAW, _PASS = _SIMPLE["draw"], _SIMPLE["pass"]
 _COLOR_ACTS = {colors: [{"type": "color", "color": c} for c in colors] for colors in (_DAY, _NIGHT)}
 _MATCHING: dict[tuple[str | None, str], frozenset[str]] = {}
 
@@ -340,6 +341,7 @@ class ColorMatch:
         "mode", "n", "options", "outcome", "pend_cards", "pend_kind", "pending", "phase", "pile", "pile_far",
         "queue", "rng", "round", "scores", "seven_o", "shields", "shown", "spec", "stacking", "step",
         "strict_wild4", "table", "target", "teams", "turns", "w4", "windows", "_turn_legal",
+        "_draw_with_play",
     )
 
     def __init__(
@@ -403,6 +405,7 @@ class ColorMatch:
         self.queue = spec.queue or self.stacking
         self.daynight = spec.deck == "daynight"
         self._call = spec.call
+        self._draw_with_play = spec.draw_with_play
         # No per-card conditions beyond color/symbol (no 7-0, strict +4, Shield).
         self._plain = not (self.seven_o or self.strict_wild4 or spec.deck == "siege")
         self.scores = [0] * players
@@ -653,13 +656,14 @@ class ColorMatch:
     def _compute_legal(self, seat: int) -> list[dict[str, Any]]:
         """Compute and cache the legal actions of `seat` (not cached yet)."""
         cache = self._cache
-        if seat == self.cur and self.phase == TURN and self._plain and not self.windows and self.outcome is None:
+        # (the phase is never TURN once the game has its outcome)
+        if self.phase == TURN and seat == self.cur and not self.windows and self._plain:
             # the common case: an ordinary turn at a plain table, in hand order
             hand = self.hands[seat]
             top = self.disc[-1]
-            by_top = _PLAYS_ON.get(self.color)
-            plays = by_top.get(top) if by_top is not None else None
-            if plays is None:
+            try:
+                plays = _PLAYS_ON[self.color][top]
+            except KeyError:
                 plays = _plays_on(self.color, top, self.face)
             out = cache[seat] = []
             seen = None  # the playable cards met, each offered once
@@ -672,8 +676,8 @@ class ColorMatch:
                     else:
                         seen.append(card)
                     out += plays[card]
-            if self.spec.draw_with_play or not out:
-                out.append(_SIMPLE["draw" if (self.pile or len(self.disc) > 1) else "pass"])
+            if self._draw_with_play or not out:
+                out.append(_DRAW if (self.pile or len(self.disc) > 1) else _PASS)
             if self._call and len(hand) == 2:
                 self._add_calls(out)
             elif not self.shown:
