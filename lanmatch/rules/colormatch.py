@@ -40,6 +40,7 @@ import random
 import sys
 from array import array
 from dataclasses import dataclass, replace
+from operator import itemgetter
 from typing import Any
 
 from lanmatch.rules import cards as C
@@ -283,8 +284,8 @@ def shuffle(rng: random.Random, items: list) -> None:
         keys = array("Q", rng.getrandbits(64 * n).to_bytes(8 * n, "little"))
         if sys.byteorder == "big":
             keys.byteswap()
-        order = sorted(range(n), key=keys.__getitem__)
-        items[:] = map(items.__getitem__, order)  # materialized before the assignment
+        order = sorted(range(n), key=keys.tolist().__getitem__)  # (a list's ints are cheaper to fetch)
+        items[:] = itemgetter(*order)(items)  # n > 1: a tuple
 
 
 def _plain_copy(value: Any) -> Any:
@@ -309,6 +310,21 @@ PLAIN_PLAY = {
 _ACTION_KEY_FIELDS = ("type", "card", "color", "swap_with", "seat", "call")
 
 
+
+
+class _Points(dict):
+    """face -> points at one table, filled from its `card_points` on first use."""
+
+    def __init__(self, spec: Table):
+        super().__init__()
+        self.spec = spec
+
+    def __missing__(self, code: str) -> int:
+        value = self[code] = self.spec.card_points(code)
+        return value
+
+
+_POINTS: dict[str, _Points] = {}  # table name -> its points
 
 
 def daily_seed(date: str) -> int:
@@ -1278,9 +1294,17 @@ class ColorMatch:
     def _points(self, code: str) -> int:
         return self.spec.card_points(code)
 
+    def _held_points(self) -> list[int]:
+        """The points each hand holds (the table's `card_points`, memoized per face)."""
+        pts = _POINTS.get(self.table)
+        if pts is None or pts.spec is not self.spec:
+            pts = _POINTS[self.table] = _Points(self.spec)
+        get = pts.__getitem__
+        return [sum(map(get, h)) for h in self.hands]
+
     def _end_round(self, winner: int | None) -> None:
         n = self.n
-        held = [sum(self._points(c) for c in h) for h in self.hands]
+        held = self._held_points()
         if self.teams:
             winners, reason, points = self._team_round(winner, held)
         else:
