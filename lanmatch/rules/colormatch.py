@@ -657,23 +657,12 @@ class ColorMatch:
 
         An empty list for a seat that may not act (or one not at the table).
         """
-        legal = self._cache.get(seat)
-        if legal is None:
-            if type(seat) is not int:
-                return []
-            legal = self._compute_legal(seat)
-        return list(map(dict.copy, legal))
-
-    def _legal(self, seat: int) -> list[dict[str, Any]]:
-        """The cached legal actions of `seat` (computed on first use per state)."""
-        out = self._cache.get(seat)
-        return self._compute_legal(seat) if out is None else out
-
-    def _compute_legal(self, seat: int) -> list[dict[str, Any]]:
-        """Compute and cache the legal actions of `seat` (not cached yet)."""
         cache = self._cache
+        legal = cache.get(seat)
+        if legal is not None:
+            return list(map(dict.copy, legal))
         # (the phase is never TURN once the game has its outcome)
-        if self.phase == TURN and seat == self.cur and not self.windows and self._plain:
+        if self.phase == TURN and seat is self.cur and not self.windows and self._plain:
             # the common case: an ordinary turn at a plain table, in hand order
             hand = self.hands[seat]
             top = self.disc[-1]
@@ -698,7 +687,19 @@ class ColorMatch:
                 self._add_calls(out)
             elif not self.shown:
                 self._turn_legal = out
-            return out
+            return list(map(dict.copy, out))
+        if type(seat) is not int:
+            return []
+        return list(map(dict.copy, self._compute_legal(seat)))
+
+    def _legal(self, seat: int) -> list[dict[str, Any]]:
+        """The cached legal actions of `seat` (computed on first use per state)."""
+        out = self._cache.get(seat)
+        return self._compute_legal(seat) if out is None else out
+
+    def _compute_legal(self, seat: int) -> list[dict[str, Any]]:
+        """Compute and cache the legal actions of `seat` (not cached yet)."""
+        cache = self._cache
         out = cache[seat] = []
         if self.outcome is not None or not 0 <= seat < self.n:
             return out
@@ -829,8 +830,36 @@ class ColorMatch:
             typ = action["type"]
             if typ == "play":
                 card = action["card"]
-                if PLAIN_PLAY[card] and len(self.hands[seat]) > 2 and self.fars is None:
-                    self._play_turn(seat, card, action.get("color"))
+                hand = self.hands[seat]
+                if PLAIN_PLAY[card] and len(hand) > 2 and self.fars is None:
+                    # `_play` of a card that only sets the color and passes the
+                    # turn, by the turn seat keeping two cards or more
+                    hand.remove(card)  # the first copy, as `_play` takes it
+                    self.idle = 0
+                    n = self._ev_n = mark + 1
+                    events = self._events
+                    color = action.get("color")
+                    if color is None:
+                        event = {"type": "play", "seat": seat, "card": card, "n": n}
+                        self.color = COLOR_OF[card]
+                    else:
+                        event = {"type": "play", "seat": seat, "card": card, "color": color, "n": n}
+                        self.color = color
+                    events.append(event)
+                    if len(events) > _EVENTS_KEPT:
+                        self._forget_events()
+                    self.disc.append(card)
+                    seat = (seat + self.dir) % self.n
+                    if self.fuse is None and self.clock is None and not self.pending:  # `_handoff`'s first case
+                        self.cur = seat
+                        self.turns[seat] += 1
+                        self.drawn = -1
+                        self.phase = TURN
+                        self.step += 1
+                        self._cache = {}
+                        self._to_act = self._turn_legal = None
+                        return [event.copy()]  # the one event
+                    self._handoff(seat)
                 else:
                     self._play(seat, card, action.get("color"), None)
             elif typ == "draw":
@@ -1034,32 +1063,6 @@ class ColorMatch:
         self.disc.append(card)
         if far is not None:
             self.disc_far.append(far)
-
-    def _play_turn(self, seat: int, card: str, color: str | None) -> None:
-        """`_play` of a `PLAIN_PLAY` card by the turn seat in an ordinary turn at
-        a plain table (no Day & Night) that keeps at least two cards: it is
-        discarded, sets the color and passes the turn on."""
-        self.hands[seat].remove(card)  # the first copy, as `_play` takes it
-        self.idle = 0
-        n = self._ev_n = self._ev_n + 1
-        events = self._events
-        if color is None:
-            events.append({"type": "play", "seat": seat, "card": card, "n": n})
-            self.color = COLOR_OF[card]
-        else:
-            events.append({"type": "play", "seat": seat, "card": card, "color": color, "n": n})
-            self.color = color
-        if len(events) > _EVENTS_KEPT:
-            self._forget_events()
-        self.disc.append(card)
-        seat = (seat + self.dir) % self.n
-        if self.fuse is None and self.clock is None and not self.pending:  # `_handoff`'s first case
-            self.cur = seat
-            self.turns[seat] += 1
-            self.drawn = -1
-            self.phase = TURN
-        else:
-            self._handoff(seat)
 
     def _play(self, seat: int, card: str, color: str | None, swap: int | None, call: bool = False) -> None:
         phase = self.phase
