@@ -30,7 +30,11 @@ Legal actions are computed once per state and cached as dicts that never
 leave the engine (`legal_actions` hands out copies); `act` checks the incoming
 dict for membership in that cache (ints checked strictly, extra keys such as a
 protocol's `state_id` ignored), so a caller cannot smuggle anything past the
-rules by mutating a dict it was handed.
+rules by mutating a dict it was handed. The commonest steps have their own
+paths, each giving exactly what the general one gives (tests/test_engine_fast.py,
+bench/trace.py): `legal_actions` lists an ordinary turn at a plain table
+itself, and `act` applies the turn seat's play, draw or pass straight from
+that list (`_turn_legal`, which holds no ints to check strictly).
 """
 
 from __future__ import annotations
