@@ -30,7 +30,11 @@ Legal actions are computed once per state and cached as dicts that never
 leave the engine (`legal_actions` hands out copies); `act` checks the incoming
 dict for membership in that cache (ints checked strictly, extra keys such as a
 protocol's `state_id` ignored), so a caller cannot smuggle anything past the
-rules by mutating a dict it was handed.
+rules by mutating a dict it was handed. The commonest steps have their own
+paths, each giving exactly what the general one gives (tests/test_engine_fast.py,
+bench/trace.py): `legal_actions` lists an ordinary turn at a plain table
+itself, and `act` applies the turn seat's play, draw or pass straight from
+that list (`_turn_legal`, which holds no ints to check strictly).
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import random
 import sys
 from array import array
 from dataclasses import dataclass, replace
+from operator import itemgetter
 from typing import Any
 
 from lanmatch.rules import cards as C
@@ -48,6 +53,7 @@ from lanmatch.rules.errors import IllegalAction
 
 HAND_SIZE = 7
 EVENT_MEMORY = 32  # events a view carries
+_EVENTS_KEPT = 2 * EVENT_MEMORY  # events held before the oldest EVENT_MEMORY are dropped
 
 TURN, DRAWN, PILE, CHALLENGE, COLOR, OVER = "turn", "drawn", "pile", "challenge", "color", "over"
 
@@ -238,6 +244,7 @@ _WILD_PLAYS = {
     for colors in (_DAY, _NIGHT)
 }
 _SIMPLE = {t: {"type": t} for t in ("draw", "pass", "keep", "accept", "challenge", "call")}
+_DRAW, _PASS = _SIMPLE["draw"], _SIMPLE["pass"]
 _COLOR_ACTS = {colors: [{"type": "color", "color": c} for c in colors] for colors in (_DAY, _NIGHT)}
 _MATCHING: dict[tuple[str | None, str], frozenset[str]] = {}
 
@@ -254,6 +261,21 @@ def _matching(color: str | None, sym: str) -> frozenset[str]:
     return found
 
 
+# The plays an ordinary turn offers at a plain table (no 7-0, no strict +4, no
+# Shield): active color -> top face -> {matching face: its plays (a wild once
+# per color)}. The active color says which side is up (day or night colors).
+# Built on first use from the shared prebuilt dicts, which never leave the engine.
+_PLAYS_ON: dict[str, dict[str, dict[str, list[dict[str, Any]]]]] = {}
+
+
+def _plays_on(color: str | None, top: str, face: int) -> dict[str, list[dict[str, Any]]]:
+    colors = _NIGHT if face else _DAY
+    found = {f: (_WILD_PLAYS[f, colors] if f[0] == "W" else [_PLAY[f]]) for f in _matching(color, SYM_OF[top])}
+    if color is not None:  # (a turn always has one; without it the face is not implied)
+        _PLAYS_ON.setdefault(color, {})[top] = found
+    return found
+
+
 def shuffle(rng: random.Random, items: list) -> None:
     """Shuffle `items` in place from `rng`: sort by 64-bit keys drawn at once.
 
@@ -266,8 +288,8 @@ def shuffle(rng: random.Random, items: list) -> None:
         keys = array("Q", rng.getrandbits(64 * n).to_bytes(8 * n, "little"))
         if sys.byteorder == "big":
             keys.byteswap()
-        order = sorted(range(n), key=keys.__getitem__)
-        items[:] = [items[i] for i in order]
+        order = sorted(range(n), key=keys.tolist().__getitem__)  # (a list's ints are cheaper to fetch)
+        items[:] = itemgetter(*order)(items)  # n > 1: a tuple
 
 
 def _plain_copy(value: Any) -> Any:
@@ -282,9 +304,31 @@ def _plain_copy(value: Any) -> Any:
 # Faces whose play does more than set the color and pass the turn.
 SPECIAL = {f: (SYM_OF[f] in ("S", "R", "A", "B", "T", "7", "0") or f in ("WC", "WH")) for f in _ALL_FACES}
 
+# Faces whose play at a plain table (no 7-0, no Shield) only sets the color and
+# passes the turn: no penalty, no effect (a 7 or 0 is plain without 7-0).
+PLAIN_PLAY = {
+    f: KIND_OF[f] is None and SYM_OF[f] not in ("S", "R", "A", "B", "T", "H") and f not in ("WC", "WH")
+    for f in _ALL_FACES
+}
+
 _ACTION_KEY_FIELDS = ("type", "card", "color", "swap_with", "seat", "call")
 
 
+
+
+class _Points(dict):
+    """face -> points at one table, filled from its `card_points` on first use."""
+
+    def __init__(self, spec: Table):
+        super().__init__()
+        self.spec = spec
+
+    def __missing__(self, code: str) -> int:
+        value = self[code] = self.spec.card_points(code)
+        return value
+
+
+_POINTS: dict[str, _Points] = {}  # table name -> its points
 
 
 def daily_seed(date: str) -> int:
@@ -307,6 +351,18 @@ class ColorMatch:
     """
 
     game = "colormatch"
+
+    # Slots: a game holds more attributes than a shared-key instance dict
+    # keeps (30), and every rule reads them; slot access is the cheapest.
+    __slots__ = (
+        "_cache", "_call", "_ev_n", "_event_lists", "_events", "_plain", "_private", "_to_act", "blast",
+        "clock", "clock_fresh", "color", "color_then", "cur", "daily", "daynight", "dir", "disc", "disc_far",
+        "drawn", "face", "fars", "first_seat", "fuse", "fuse_fresh", "hands", "idle", "jump_in", "ladder",
+        "mode", "n", "options", "outcome", "pend_cards", "pend_kind", "pending", "phase", "pile", "pile_far",
+        "queue", "rng", "round", "scores", "seven_o", "shields", "shown", "spec", "stacking", "step",
+        "strict_wild4", "table", "target", "teams", "turns", "w4", "windows", "_turn_legal",
+        "_draw_with_play",
+    )
 
     def __init__(
         self,
@@ -369,6 +425,7 @@ class ColorMatch:
         self.queue = spec.queue or self.stacking
         self.daynight = spec.deck == "daynight"
         self._call = spec.call
+        self._draw_with_play = spec.draw_with_play
         # No per-card conditions beyond color/symbol (no 7-0, strict +4, Shield).
         self._plain = not (self.seven_o or self.strict_wild4 or spec.deck == "siege")
         self.scores = [0] * players
@@ -464,6 +521,9 @@ class ColorMatch:
             first_seat = self.rng.randrange(n)
         self.first_seat = first_seat
         self._cache: dict[int, list[tuple]] = {}
+        # the turn seat's cached legal actions while they are only plays of
+        # type/card/color, draw and pass (no calls, no window, nothing shown)
+        self._turn_legal: list[dict[str, Any]] | None = None
         self._to_act: list[int] | None = None
         self._emit({"type": "deal", "round": self.round, "top": starter, "first": first_seat})
         self.cur = first_seat
@@ -493,13 +553,17 @@ class ColorMatch:
         events.append(event)
         if private is not None:
             self._private[n] = private
-        if len(events) > 2 * EVENT_MEMORY:
-            del self._events[:EVENT_MEMORY]
-            del self._event_lists[:EVENT_MEMORY]  # a prefix of the events: it stays one
-            floor = self._events[0]["n"]
-            for key in [k for k in self._private if k < floor]:
-                del self._private[key]
+        if len(events) > _EVENTS_KEPT:
+            self._forget_events()
         return event
+
+    def _forget_events(self) -> None:
+        """Drop the oldest `EVENT_MEMORY` events (and their private parts)."""
+        del self._events[:EVENT_MEMORY]
+        del self._event_lists[:EVENT_MEMORY]  # a prefix of the events: it stays one
+        floor = self._events[0]["n"]
+        for key in [k for k in self._private if k < floor]:
+            del self._private[key]
 
     def _next(self, seat: int, steps: int = 1) -> int:
         return (seat + self.dir * steps) % self.n
@@ -560,13 +624,11 @@ class ColorMatch:
     @property
     def to_act(self) -> list[int]:
         """Seats that may act now (several while a last-card window is open)."""
+        if not self.windows and not self.jump_in and self.outcome is None:
+            return [self.cur]
         seats = self._to_act
         if seats is None:
-            if self.outcome is None and not self.windows and not self.jump_in:
-                seats = [self.cur]
-            else:
-                seats = self._compute_to_act()
-            self._to_act = seats
+            seats = self._to_act = self._compute_to_act()
         return seats[:]
 
     def _compute_to_act(self) -> list[int]:
@@ -599,19 +661,50 @@ class ColorMatch:
 
         An empty list for a seat that may not act (or one not at the table).
         """
-        legal = self._cache.get(seat)
-        if legal is None:
-            if type(seat) is not int:
-                return []
-            legal = self._legal(seat)
-        return list(map(dict.copy, legal))
+        cache = self._cache
+        legal = cache.get(seat)
+        if legal is not None:
+            return list(map(dict.copy, legal))
+        # (the phase is never TURN once the game has its outcome)
+        if self.phase == TURN and seat is self.cur and not self.windows and self._plain:
+            # the common case: an ordinary turn at a plain table, in hand order
+            hand = self.hands[seat]
+            top = self.disc[-1]
+            try:
+                plays = _PLAYS_ON[self.color][top]
+            except KeyError:
+                plays = _plays_on(self.color, top, self.face)
+            out = cache[seat] = []
+            seen = None  # the playable cards met, each offered once
+            for card in hand:
+                if card in plays:
+                    if seen is None:
+                        seen = [card]
+                    elif card in seen:
+                        continue
+                    else:
+                        seen.append(card)
+                    out += plays[card]
+            if self._draw_with_play or not out:
+                out.append(_DRAW if (self.pile or len(self.disc) > 1) else _PASS)
+            if self._call and len(hand) == 2:
+                self._add_calls(out)
+            elif not self.shown:
+                self._turn_legal = out
+            return list(map(dict.copy, out))
+        if type(seat) is not int:
+            return []
+        return list(map(dict.copy, self._compute_legal(seat)))
 
     def _legal(self, seat: int) -> list[dict[str, Any]]:
         """The cached legal actions of `seat` (computed on first use per state)."""
         out = self._cache.get(seat)
-        if out is not None:
-            return out
-        out = self._cache[seat] = []
+        return self._compute_legal(seat) if out is None else out
+
+    def _compute_legal(self, seat: int) -> list[dict[str, Any]]:
+        """Compute and cache the legal actions of `seat` (not cached yet)."""
+        cache = self._cache
+        out = cache[seat] = []
         if self.outcome is not None or not 0 <= seat < self.n:
             return out
         if seat == self.cur and not self.windows:
@@ -732,6 +825,87 @@ class ColorMatch:
                 may not act now, the action is malformed or not allowed by the
                 rules now. The state is unchanged.
         """
+        # The commonest case first: the turn seat (`is`: an int, not True)
+        # plays, draws or passes in an ordinary turn, by a plain dict equal to
+        # one of its cached legal actions, none of which carries an int.
+        legal = self._turn_legal
+        if legal is not None and seat is self.cur and type(action) is dict and action in legal:
+            mark = self._ev_n
+            typ = action["type"]
+            if typ == "play":
+                card = action["card"]
+                hand = self.hands[seat]
+                if PLAIN_PLAY[card] and len(hand) > 2 and self.fars is None:
+                    # `_play` of a card that only sets the color and passes the
+                    # turn, by the turn seat keeping two cards or more
+                    hand.remove(card)  # the first copy, as `_play` takes it
+                    self.idle = 0
+                    n = self._ev_n = mark + 1
+                    events = self._events
+                    color = action.get("color")
+                    if color is None:
+                        event = {"type": "play", "seat": seat, "card": card, "n": n}
+                        self.color = COLOR_OF[card]
+                    else:
+                        event = {"type": "play", "seat": seat, "card": card, "color": color, "n": n}
+                        self.color = color
+                    events.append(event)
+                    if len(events) > _EVENTS_KEPT:
+                        self._forget_events()
+                    self.disc.append(card)
+                    seat = (seat + self.dir) % self.n
+                    if self.fuse is None and self.clock is None and not self.pending:  # `_handoff`'s first case
+                        self.cur = seat
+                        self.turns[seat] += 1
+                        self.drawn = -1
+                        self.phase = TURN
+                        self.step += 1
+                        self._cache = {}
+                        self._to_act = self._turn_legal = None
+                        return [event.copy()]  # the one event
+                    self._handoff(seat)
+                else:
+                    self._play(seat, card, action.get("color"), None)
+            elif typ == "draw":
+                self._do_draw(seat)
+            else:
+                self._apply(seat, (typ, None, None, None, None))
+            self.step += 1
+            self._cache = {}
+            self._to_act = self._turn_legal = None
+            fresh = self._ev_n - mark
+            if fresh == 1:
+                return [self._events[-1].copy()]
+            return list(map(dict.copy, self._events[-fresh:])) if fresh else []
+        # Then any plain dict equal to one of the seat's cached legal actions,
+        # of no kind that needs its ints checked strictly. A cached list that
+        # is not empty means the game is on and the seat real.
+        legal = self._cache.get(seat) if type(seat) is int else None
+        if (
+            legal
+            and type(action) is dict
+            and action in legal
+            and "seat" not in action
+            and "swap_with" not in action
+            and "call" not in action
+        ):
+            mark = self._ev_n
+            typ = action["type"]
+            if self.windows or self.shown:
+                self._apply(seat, (typ, action.get("card"), action.get("color"), None, None))
+            elif typ == "play":
+                self._play(seat, action["card"], action.get("color"), None)
+            elif typ == "draw":
+                self._do_draw(seat)
+            else:
+                self._apply(seat, (typ, action.get("card"), action.get("color"), None, None))
+            self.step += 1
+            self._cache = {}
+            self._to_act = self._turn_legal = None
+            fresh = self._ev_n - mark
+            if fresh == 1:
+                return [self._events[-1].copy()]
+            return list(map(dict.copy, self._events[-fresh:])) if fresh else []
         if self.outcome is not None:
             raise IllegalAction("The game is over.")
         if type(seat) is not int or not 0 <= seat < self.n:
@@ -775,7 +949,7 @@ class ColorMatch:
                 self._apply(seat, key)
         self.step += 1
         self._cache = {}
-        self._to_act = None
+        self._to_act = self._turn_legal = None
         fresh = self._ev_n - mark
         return list(map(dict.copy, self._events[-fresh:])) if fresh else []
 
@@ -848,13 +1022,31 @@ class ColorMatch:
             self._handoff(self._next(seat))
             return
         self.idle = 0
-        self._draw(seat, 1)
         hand = self.hands[seat]
+        pile = self.pile
+        if pile and self.fars is None:  # `_draw(seat, 1)`'s common case, written out
+            card = pile.pop()
+            hand.append(card)
+            n = self._ev_n = self._ev_n + 1
+            events = self._events
+            events.append({"type": "draw", "seat": seat, "count": 1, "n": n})
+            self._private[n] = (seat, [card])
+            if len(events) > _EVENTS_KEPT:
+                self._forget_events()
+        else:
+            self._draw(seat, 1)
         if self._playable(seat, hand[-1]):
             self.phase = DRAWN
             self.drawn = len(hand) - 1
         else:
-            self._handoff((seat + self.dir) % self.n)
+            seat = (seat + self.dir) % self.n
+            if self.fuse is None and self.clock is None and not self.pending:  # `_handoff`'s first case
+                self.cur = seat
+                self.turns[seat] += 1
+                self.drawn = -1
+                self.phase = TURN
+            else:
+                self._handoff(seat)
 
     def _challenge(self, seat: int) -> None:
         w4 = self.w4
@@ -889,10 +1081,15 @@ class ColorMatch:
         self.idle = 0
         sym = SYM_OF[card]
         out = not hand
+        # `_emit` written out, for the most frequent event
+        n = self._ev_n = self._ev_n + 1
+        events = self._events
         if color is None:
-            self._emit({"type": "play", "seat": seat, "card": card})
+            events.append({"type": "play", "seat": seat, "card": card, "n": n})
         else:
-            self._emit({"type": "play", "seat": seat, "card": card, "color": color})
+            events.append({"type": "play", "seat": seat, "card": card, "color": color, "n": n})
+        if len(events) > _EVENTS_KEPT:
+            self._forget_events()
 
         # Siege Shield: cancel a waiting pile, or stand in front of the player.
         if sym == "H":
@@ -953,7 +1150,14 @@ class ColorMatch:
                 self.windows[seat] = (True, self._call == "standard")
 
         if not SPECIAL[card]:
-            self._handoff((seat + self.dir) % self.n)
+            seat = (seat + self.dir) % self.n
+            if self.fuse is None and self.clock is None and not self.pending:  # `_handoff`'s first case
+                self.cur = seat
+                self.turns[seat] += 1
+                self.drawn = -1
+                self.phase = TURN
+            else:
+                self._handoff(seat)
         elif sym == "S":
             self._emit({"type": "skipped", "seat": self._next(seat)})
             self._handoff(self._next(seat, 2))
@@ -1097,9 +1301,17 @@ class ColorMatch:
     def _points(self, code: str) -> int:
         return self.spec.card_points(code)
 
+    def _held_points(self) -> list[int]:
+        """The points each hand holds (the table's `card_points`, memoized per face)."""
+        pts = _POINTS.get(self.table)
+        if pts is None or pts.spec is not self.spec:
+            pts = _POINTS[self.table] = _Points(self.spec)
+        get = pts.__getitem__
+        return [sum(map(get, h)) for h in self.hands]
+
     def _end_round(self, winner: int | None) -> None:
         n = self.n
-        held = [sum(self._points(c) for c in h) for h in self.hands]
+        held = self._held_points()
         if self.teams:
             winners, reason, points = self._team_round(winner, held)
         else:
