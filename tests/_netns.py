@@ -37,6 +37,22 @@ def _run(*cmd: str, check: bool = True) -> subprocess.CompletedProcess:
     return r
 
 
+def _tear_down(procs: list[subprocess.Popen], namespaces: list[str]) -> None:
+    """Kill `procs`, then whatever still runs in `namespaces`, and delete them. Never raises."""
+    for p in procs:
+        with contextlib.suppress(Exception):
+            if p.poll() is None:
+                p.kill()
+                p.wait(timeout=TIMEOUT)
+    for ns in namespaces:
+        with contextlib.suppress(Exception):
+            for pid in _run("ip", "netns", "pids", ns, check=False).stdout.split():
+                with contextlib.suppress(Exception):
+                    os.kill(int(pid), signal.SIGKILL)
+        with contextlib.suppress(Exception):
+            _run("ip", "netns", "del", ns, check=False)
+
+
 def can_make_namespaces() -> str | None:
     """None if namespaces can be made here, else why not."""
     if shutil.which("ip") is None:
@@ -113,19 +129,7 @@ class Lan:
 
     def close(self) -> None:
         """Kill everything started, delete the namespaces. Never raises."""
-        for p in self.procs:
-            with contextlib.suppress(Exception):
-                if p.poll() is None:
-                    p.kill()
-                    p.wait(timeout=TIMEOUT)
-        for ns in [*self.hosts, self.switch]:
-            with contextlib.suppress(Exception):
-                pids = _run("ip", "netns", "pids", ns, check=False).stdout.split()
-                for pid in pids:
-                    with contextlib.suppress(Exception):
-                        os.kill(int(pid), signal.SIGKILL)
-            with contextlib.suppress(Exception):
-                _run("ip", "netns", "del", ns, check=False)
+        _tear_down(self.procs, [*self.hosts, self.switch])
 
 
 class Net:
@@ -184,15 +188,4 @@ class Net:
                               check=False, **kw)
 
     def close(self) -> None:
-        for p in self.procs:
-            with contextlib.suppress(Exception):
-                if p.poll() is None:
-                    p.kill()
-                    p.wait(timeout=TIMEOUT)
-        for ns in reversed(self.namespaces):
-            with contextlib.suppress(Exception):
-                for pid in _run("ip", "netns", "pids", ns, check=False).stdout.split():
-                    with contextlib.suppress(Exception):
-                        os.kill(int(pid), signal.SIGKILL)
-            with contextlib.suppress(Exception):
-                _run("ip", "netns", "del", ns, check=False)
+        _tear_down(self.procs, list(reversed(self.namespaces)))
