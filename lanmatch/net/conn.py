@@ -104,6 +104,18 @@ class _Rest(bytes):
     """The bytes of a direct write that the socket did not take (already encrypted)."""
 
 
+def _direct_writes(stream: trio.abc.Stream) -> tuple[Callable[[bytes], bytes] | None, Callable[[bytes], Any] | None]:
+    """How `send` writes a frame to `stream` itself (returning what the
+    socket did not take) and how the writer sends that rest; (None, None):
+    `stream` takes no direct writes (no socket under it, or Windows)."""
+    if isinstance(stream, TLSStream):
+        return stream.send_nowait, stream.send_raw
+    write = write_nowait(stream) if isinstance(stream, trio.SocketStream) else None
+    if write is None:
+        return None, None
+    return (lambda frame: frame[write(frame):]), stream.send_all
+
+
 class Connection:
     """A framed msgpack connection. `numbered` adds `seq` to what it sends (the host's side)."""
 
@@ -284,7 +296,6 @@ class Connection:
             self.close("hello_timeout")
             return False
         self.stream, self.secure = tls, True
-        self._nowait, self._send_rest = tls.send_nowait, tls.send_raw
         return True
 
     async def _say_farewell(self) -> None:
@@ -354,11 +365,7 @@ class Connection:
                 self.close(e.code)
 
     async def _writer(self) -> None:
-        if self._nowait is None and isinstance(self.stream, trio.SocketStream):
-            write = write_nowait(self.stream)
-            if write is not None:
-                self._nowait = lambda frame: frame[write(frame):]
-                self._send_rest = self.stream.send_all
+        self._nowait, self._send_rest = _direct_writes(self.stream)
         try:
             while True:
                 try:

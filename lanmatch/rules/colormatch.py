@@ -1039,14 +1039,7 @@ class ColorMatch:
             self.phase = DRAWN
             self.drawn = len(hand) - 1
         else:
-            seat = (seat + self.dir) % self.n
-            if self.fuse is None and self.clock is None and not self.pending:  # `_handoff`'s first case
-                self.cur = seat
-                self.turns[seat] += 1
-                self.drawn = -1
-                self.phase = TURN
-            else:
-                self._handoff(seat)
+            self._handoff((seat + self.dir) % self.n)
 
     def _challenge(self, seat: int) -> None:
         w4 = self.w4
@@ -1150,14 +1143,7 @@ class ColorMatch:
                 self.windows[seat] = (True, self._call == "standard")
 
         if not SPECIAL[card]:
-            seat = (seat + self.dir) % self.n
-            if self.fuse is None and self.clock is None and not self.pending:  # `_handoff`'s first case
-                self.cur = seat
-                self.turns[seat] += 1
-                self.drawn = -1
-                self.phase = TURN
-            else:
-                self._handoff(seat)
+            self._handoff((seat + self.dir) % self.n)
         elif sym == "S":
             self._emit({"type": "skipped", "seat": self._next(seat)})
             self._handoff(self._next(seat, 2))
