@@ -870,13 +870,7 @@ class ColorMatch:
                 self._do_draw(seat)
             else:
                 self._apply(seat, (typ, None, None, None, None))
-            self.step += 1
-            self._cache = {}
-            self._to_act = self._turn_legal = None
-            fresh = self._ev_n - mark
-            if fresh == 1:
-                return [self._events[-1].copy()]
-            return list(map(dict.copy, self._events[-fresh:])) if fresh else []
+            return self._stepped(mark)
         # Then any plain dict equal to one of the seat's cached legal actions,
         # of no kind that needs its ints checked strictly. A cached list that
         # is not empty means the game is on and the seat real.
@@ -899,13 +893,7 @@ class ColorMatch:
                 self._do_draw(seat)
             else:
                 self._apply(seat, (typ, action.get("card"), action.get("color"), None, None))
-            self.step += 1
-            self._cache = {}
-            self._to_act = self._turn_legal = None
-            fresh = self._ev_n - mark
-            if fresh == 1:
-                return [self._events[-1].copy()]
-            return list(map(dict.copy, self._events[-fresh:])) if fresh else []
+            return self._stepped(mark)
         if self.outcome is not None:
             raise IllegalAction("The game is over.")
         if type(seat) is not int or not 0 <= seat < self.n:
@@ -1194,6 +1182,17 @@ class ColorMatch:
         self._emit({"type": "flip", "face": "night" if self.face else "day", "top": top, "by": seat})
 
     # ------------------------------------------------------------- hand-offs
+
+    def _stepped(self, mark: int) -> list[dict[str, Any]]:
+        """After a fast path applied an action: the step counted, the caches
+        dropped; the caller's copies of the events emitted since event `mark`."""
+        self.step += 1
+        self._cache = {}
+        self._to_act = self._turn_legal = None
+        fresh = self._ev_n - mark
+        if fresh == 1:
+            return [self._events[-1].copy()]
+        return list(map(dict.copy, self._events[-fresh:])) if fresh else []
 
     def _handoff(self, seat: int) -> None:
         """Hand the turn to `seat`: count fuses and clocks, deliver penalty piles."""
