@@ -816,7 +816,8 @@ class HardBot(MediumBot):
     budget = 2000  # simulated moves per searched decision (the time budget; a deal counts 12, a copy 3)
     min_samples = 8  # determinized deals per searched decision, at least ...
     max_samples = 64  # ... and at most
-    candidates = 5  # moves searched (the best by Medium-like value)
+    candidates = 8  # moves searched (the best by Medium-like value), 3 seats or more
+    cards_apart = True  # 3 seats or more: each card its own move, as with two (two numbers of one color differ)
     model_rivals = True  # rollouts play every seat as Medium does (best-scoring card first)
     caution = 1.0  # a move replaces Medium's choice only if better by this many standard errors
     horizon = 10  # rollout moves before the position is judged (0: to the end), 3 seats or more
@@ -931,13 +932,14 @@ class HardBot(MediumBot):
         ranked = sorted(pool, key=lambda a: -self.value(x, a))
         duel = x.n == 2
         # moves that differ in what they leave behind: the color in force and
-        # the kind of card (two numbers of one color count as one move, but
-        # not with two seats: the number on top is what the rival may match)
+        # the card (the number on top is what the next seat may match), or,
+        # without `cards_apart` at 3 seats or more, the kind of card (two
+        # numbers of one color then count as one move)
         seen: set[tuple] = set()
         cands: list[dict[str, Any]] = []
         for a in ranked:
             key = _move_class(a)
-            if duel:
+            if duel or self.cards_apart:
                 key += (a.get("card"),)
             if key in seen:
                 continue
