@@ -68,3 +68,24 @@ def test_hard_remembers_who_challenges_a_plus4():
     hard.observe(g.view(2))
     assert hard.memory.answers_w4[1] == [1, 1]
     assert hard.challenge_rate(1) > hard.challenge_rate(0) == hard.trap_prior
+
+
+def test_hard_searches_each_number_of_a_color_as_its_own_move():
+    """With 3 seats or more, as with two, two numbers of one color are two
+    moves to search (the number left on top is what the next seat may
+    match); without `cards_apart` they count as one."""
+    from _rig_classic import game as classic_game
+
+    hands = [["R3", "R7", "G7", "B1", "B2", "Y4", "Y5"], ["G1", "G2", "G3", "G4", "G5", "G6", "G8"],
+             ["Y1", "Y2", "Y3", "Y6", "Y7", "Y8", "Y9"]]
+    g = classic_game("classic", hands, "R5", first=0)
+    bot = CM.HardBot("classic", 0, 1)
+    x = CM.Ctx(g.view(0), bot.rules)
+    legal = g.legal_actions(0)
+    default = CM.MediumBot.turn(bot, x, legal)
+    cards = [a.get("card") for a in bot.moves(x, legal, default)]
+    assert cards[0] == default["card"] and {"R3", "R7"} <= set(cards)
+    assert len(cards) == len(set(cards))
+    bot.cards_apart = False
+    cards = [a.get("card") for a in bot.moves(x, legal, default)]
+    assert cards[0] == default["card"] and len({"R3", "R7"} & set(cards)) == 1

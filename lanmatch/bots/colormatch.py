@@ -926,34 +926,13 @@ class HardBot(MediumBot):
         """Pick among the best few moves by determinized rollouts."""
         if x.color is None or (x.n > 2 and min(x.counts) > self.search_at):
             return default
-        pool = legal
-        if x.phase == "turn" and any(a["type"] == "play" for a in legal):
-            pool = [a for a in legal if a["type"] == "play"]
-        ranked = sorted(pool, key=lambda a: -self.value(x, a))
+        cands = self.moves(x, legal, default)
         duel = x.n == 2
-        # moves that differ in what they leave behind: the color in force and
-        # the card (the number on top is what the next seat may match), or,
-        # without `cards_apart` at 3 seats or more, the kind of card (two
-        # numbers of one color then count as one move)
-        seen: set[tuple] = set()
-        cands: list[dict[str, Any]] = []
-        for a in ranked:
-            key = _move_class(a)
-            if duel or self.cards_apart:
-                key += (a.get("card"),)
-            if key in seen:
-                continue
-            seen.add(key)
-            cands.append(a)
         budget, max_samples, horizon, caution = self.budget, self.max_samples, self.horizon, self.caution
         if duel:  # two seats: a wider, shorter, bolder search (see docs/bots.md)
             budget, max_samples, horizon, caution = self.duel_budget, self.duel_max_samples, self.duel_horizon, self.duel_caution
             if x.rules.two_faced:
                 budget = budget * 3 // 5  # two faces per card: a simulated move costs more
-        if default in cands:
-            cands.remove(default)
-        cands.insert(0, default)
-        cands = cands[: self.duel_candidates if duel else self.candidates]
         if len(cands) < 2:
             return default
         if any(a["type"] == "play" and len(x.hand) == 1 for a in cands):
@@ -996,6 +975,25 @@ class HardBot(MediumBot):
             if score > best_score:
                 best, best_score = i, score
         return cands[best]
+
+    def moves(self, x: Ctx, legal: list[dict[str, Any]], default: dict[str, Any]) -> list[dict[str, Any]]:
+        """The moves a search compares, `default` first, then the best by
+        Medium's values: one of each that differ in what they leave behind,
+        the color in force and the card (the number on top is what the next
+        seat may match), or, without `cards_apart` at 3 seats or more, the
+        kind of card (two numbers of one color then count as one move)."""
+        pool = legal
+        if x.phase == "turn" and any(a["type"] == "play" for a in legal):
+            pool = [a for a in legal if a["type"] == "play"]
+        apart = x.n == 2 or self.cards_apart
+        seen: set[tuple] = set()
+        cands = [default]
+        for a in sorted(pool, key=lambda a: -self.value(x, a)):
+            key = _move_class(a) + ((a.get("card"),) if apart else ())
+            if key not in seen and a != default:
+                cands.append(a)
+            seen.add(key)
+        return cands[: self.duel_candidates if x.n == 2 else self.candidates]
 
     def judge(self, w: L.World, me: int) -> float:
         if w.over:
