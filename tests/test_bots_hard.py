@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from _rig_classic import game as classic_game
 from _rig_std import game as std_game
 
 from lanmatch.bots import colormatch as CM
@@ -74,8 +75,6 @@ def test_hard_searches_each_number_of_a_color_as_its_own_move():
     """With 3 seats or more, as with two, two numbers of one color are two
     moves to search (the number left on top is what the next seat may
     match); without `cards_apart` they count as one."""
-    from _rig_classic import game as classic_game
-
     hands = [["R3", "R7", "G7", "B1", "B2", "Y4", "Y5"], ["G1", "G2", "G3", "G4", "G5", "G6", "G8"],
              ["Y1", "Y2", "Y3", "Y6", "Y7", "Y8", "Y9"]]
     g = classic_game("classic", hands, "R5", first=0)
