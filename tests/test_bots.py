@@ -550,17 +550,22 @@ def test_the_two_seat_judge_weighs_cards_wilds_and_the_move():
 class Audited(Checked):
     """A checked Hard bot whose memory is also checked against the rivals'
     true hands after every view: no constraint on what a rival lacks may be
-    broken."""
+    broken. With `watcher` (a Hard bot of the same seat that never plays),
+    the memory checked is the watcher's, fed the same views: the game is
+    then `bot`'s alone, whatever Hard's settings."""
 
-    def __init__(self, bot: Bot, g: Any):
+    def __init__(self, bot: Bot, g: Any, watcher: Bot | None = None):
         super().__init__(bot)
         self.g, self.checks = g, 0
+        self.watcher = watcher or bot
 
     def observe(self, view: dict[str, Any]) -> None:
         self.bot.observe(view)
+        if self.watcher is not self.bot:
+            self.watcher.observe(view)
         if self.g.outcome is not None:
             return
-        for seat, constraints in self.bot.memory.lacks.items():
+        for seat, constraints in self.watcher.memory.lacks.items():
             hand = self.g.view(seat)["hand"]
             for banned, free in constraints:
                 held = [c for c in hand if CM._violates(banned, c)]
@@ -582,3 +587,24 @@ def test_what_hard_learns_of_medium_rivals_is_never_wrong(table, players):
         play_game(g, bots, table, max_steps=3000)
         checks += hard.checks
     assert checks > 100
+
+
+def test_a_rival_may_hold_back_a_card_that_flips_the_table():
+    """Medium values a Turnover or a Midnight Clock by the flip it causes
+    (`turnover_value`): it may keep one it could play, and draw or play a
+    wild instead, or play a Clock while holding other plays. What Hard learns
+    of Medium seats never rules such a card out, at every table whose deck
+    flips (all-Medium games at 3 seats, so that the games do not depend on
+    Hard's settings; seeds 4, 18 and 24 broke a constraint before)."""
+    flipping = [t for t in TABLES if CM.L.rules_of(t).clocks]  # decks with Clocks have Turnovers too
+    assert flipping
+    for table in flipping:
+        checks = 0
+        for seed in range(30):
+            g = new_game("colormatch", table=table, players=3, seed=seed)
+            seat0 = Audited(make_bot("medium", table=table, seat=0, seed=seed), g,
+                            watcher=make_bot("hard", table=table, seat=0, seed=seed))
+            bots = [seat0] + [make_bot("medium", table=table, seat=s, seed=seed) for s in range(1, 3)]
+            play_game(g, bots, table, max_steps=3000)
+            checks += seat0.checks
+        assert checks > 1000

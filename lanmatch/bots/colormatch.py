@@ -89,6 +89,10 @@ class Memory:
         self.seven_o = False  # set from the view's options
         faces = set(rules.faces) | set(rules.far_faces)
         self._colored = sorted(f for f in faces if COLOR[f] is not None)
+        # cards Medium values by the flip they cause (`turnover_value`): it may
+        # hold one back, playable, and draw or play a wild instead
+        self._flips = frozenset(f for f in faces if SYM[f] == "T" or f == "WC")
+        self._wilds = frozenset(("f", f) for f in faces if COLOR[f] is None and f not in self._flips)
         self.last_n = 0
         self.counts: list[int] = []
         self.direction = 1
@@ -255,9 +259,10 @@ class Memory:
             bluffable = card == "W+4" and self.rules.table.challenge is not None
             if (
                 card[0] == "W" and not answering and not drawn and before_color and before_top and not bluffable
-                and not self.fuse_on
+                and not self.fuse_on and card not in self._flips
             ):
                 # a wild in an ordinary turn: nothing else of its could be played
+                # (a Midnight Clock may be played for its flip)
                 color, sym = self._playable_preds(seat, before_color, before_top)
                 self._learn(seat, color | sym)
             kind = KIND[card]
@@ -355,7 +360,7 @@ class Memory:
         mine = nxt is None or (nxt.get("seat") == seat and after in ("keep", "pass", "play"))
         free = 1 if mine else 0
         color, sym = self._playable_preds(seat)
-        wild = frozenset({("w", None)})
+        wild = self._wilds if self._flips else frozenset({("w", None)})
         # the whole, and the parts apart too: a wild played later disproves only "no wild"
         group = []
         for banned in (color | sym | wild, color, sym, wild):
@@ -371,13 +376,17 @@ class Memory:
         """What `seat` could play on `color` and `top` (the current ones by
         default): the color's cards and the top's symbol, as predicates. A seat
         behind a standing Shield (`siege`) cannot play another Shield, so its
-        color is then its faces but the Shield."""
+        color is then its faces but the Shield. A card that flips the table
+        (`_flips`) may be held back, playable: never ruled out."""
         color = color or self.color
         top_sym = SYM[top or self.top]
-        if seat not in self.shields:
+        shielded = seat in self.shields
+        if not shielded and not self._flips:
             return frozenset({("c", color)}), frozenset({("s", top_sym)})
-        faces = frozenset(("f", f) for f in self._colored if COLOR[f] == color and SYM[f] != "H")
-        return faces, (frozenset() if top_sym == "H" else frozenset({("s", top_sym)}))
+        kept = {"H"} if shielded else set()  # symbols never ruled out
+        kept.update(SYM[f] for f in self._flips if COLOR[f] is not None)
+        faces = frozenset(("f", f) for f in self._colored if COLOR[f] == color and SYM[f] not in kept)
+        return faces, (frozenset() if top_sym in kept else frozenset({("s", top_sym)}))
 
     def _worth_more(self, card: str, color: str, top: str, low: bool, held: int, shielded: bool) -> frozenset:
         """Faces playable on `color`/`top` that Medium surely scores above
