@@ -9,9 +9,11 @@ in the other seats (`lanmatch.sim.simulate`, the host's referee on a virtual
 clock; the engine draws the first seat from each game's seed), and Medium
 against Easy at 4 seats. Each row: games, Hard's (or Medium's) win share, its
 95% Wilson interval, the fair share and the target of issue 17 (2 seats 60%,
-3 seats 36.3%, 4 seats 28%; Medium against three Easy 35%), and whether the
-interval's lower end clears the target (`met`), only the point estimate does
-(`point`), or neither (`no`). `dominoes` in `--tables` adds the Dominoes rows
+3 seats 36.3%, 4 seats 28%; Medium against three Easy 35%), and the verdict
+in the issue's words, "at least the target, with the lower end of the 95%
+interval above the fair share": `sure` when even the interval's lower end
+reaches the target, `met` when the share does and the lower end is above the
+fair share, `no` otherwise. `dominoes` in `--tables` adds the Dominoes rows
 (matches to 100).
 
 **Decision time.** Each table plays `--games` seeded games per seat count
@@ -93,8 +95,11 @@ def measure(table: str, players: int, games: int, seed: int, easy: bool) -> dict
     return times
 
 
-def verdict(lo: float, share: float, target: float) -> str:
-    return "met" if lo >= target else "point" if share >= target else "no"
+def verdict(lo: float, share: float, target: float, fair: float) -> str:
+    """`sure`, `met` or `no` (the module docstring)."""
+    if lo >= target:
+        return "sure"
+    return "met" if share >= target and lo > fair else "no"
 
 
 def strength_row(table: str, players: int, bots: tuple[str, ...], games: int, seed: int, jobs: int, target: float) -> str:
@@ -108,7 +113,7 @@ def strength_row(table: str, players: int, bots: tuple[str, ...], games: int, se
     return (
         f"{table:<9} {players:>5}  {bots[0] + ' vs ' + bots[1]:<16} {out['games']:>6}  {100 * share:>6.1f}% "
         f"{100 * lo:>6.1f}-{100 * hi:<5.1f} {100 / players:>5.1f}% {100 * target:>6.1f}%  "
-        f"{verdict(lo, share, target):<5} {time.perf_counter() - t0:>5.0f}s"
+        f"{verdict(lo, share, target, 1 / players):<5} {time.perf_counter() - t0:>5.0f}s"
     )
 
 

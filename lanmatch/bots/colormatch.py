@@ -822,9 +822,9 @@ class HardBot(MediumBot):
     level = "hard"
     attack_hard_at = 2  # +2/+4 when the next seat holds this many or fewer
     lack_bonus = 0.5  # cards' worth of naming a color the next seat showed it lacks
-    budget = 2000  # simulated moves per searched decision (the time budget; a deal counts 12, a copy 3)
+    budget = 5000  # simulated moves per searched decision (the time budget; a deal counts 12, a copy 3)
     min_samples = 8  # determinized deals per searched decision, at least ...
-    max_samples = 64  # ... and at most
+    max_samples = 160  # ... and at most
     candidates = 8  # moves searched (the best by Medium-like value), 3 seats or more
     cards_apart = True  # 3 seats or more: each card its own move, as with two (two numbers of one color differ)
     model_rivals = True  # rollouts play every seat as Medium does (best-scoring card first)
@@ -846,8 +846,8 @@ class HardBot(MediumBot):
     repairs = 24  # swaps tried per rival and deal to make its hand explain its latest play
     # two seats: every decision is searched, so the search is wider (8 moves, each card its own),
     # judges rollouts after 16 moves, and switches at 0.8 standard errors
-    duel_budget = 3500
-    duel_max_samples = 300
+    duel_budget = 6300
+    duel_max_samples = 540
     duel_candidates = 8
     duel_horizon = 16
     duel_caution = 0.8
@@ -940,8 +940,8 @@ class HardBot(MediumBot):
         budget, max_samples, horizon, caution = self.budget, self.max_samples, self.horizon, self.caution
         if duel:  # two seats: a wider, shorter, bolder search (see docs/bots.md)
             budget, max_samples, horizon, caution = self.duel_budget, self.duel_max_samples, self.duel_horizon, self.duel_caution
-            if x.rules.two_faced:
-                budget = budget * 3 // 5  # two faces per card: a simulated move costs more
+        if x.rules.two_faced:
+            budget = budget * 3 // 5  # two faces per card: a simulated move costs more
         if len(cands) < 2:
             return default
         if any(a["type"] == "play" and len(x.hand) == 1 for a in cands):
