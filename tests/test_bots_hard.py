@@ -88,3 +88,45 @@ def test_hard_searches_each_number_of_a_color_as_its_own_move():
     bot.cards_apart = False
     cards = [a.get("card") for a in bot.moves(x, legal, default)]
     assert cards[0] == default["card"] and len({"R3", "R7"} & set(cards)) == 1
+
+
+def test_a_two_faced_deck_spends_three_fifths_of_the_budget_at_every_seat_count(monkeypatch):
+    """A simulated move of a two-faced deck costs more: its searches stop at
+    3/5 of the budget with 3 seats as with 2. Counted from below (deals,
+    copies and rollout moves, not repair swaps): before each search's last
+    deal, less than 3/5 of the budget was spent."""
+    from lanmatch.rules import get_game, new_game
+    from lanmatch.sim import play_game
+
+    table = next(t for t in get_game("colormatch").tables if L.rules_of(t).two_faced)
+    log: list[list[int]] = []  # per search: the moves counted before each deal
+    deal, rollout = CM.Dealer.deal, L.rollout
+
+    def counted_deal(self, rng):
+        log[-1].append(log[-1][-1] + 12 if log[-1] else 0)
+        return deal(self, rng)
+
+    def counted_rollout(w, steps):
+        moves = rollout(w, steps)
+        log[-1][-1] += 3 + moves
+        return moves
+
+    search = CM.HardBot.search
+
+    def logged_search(self, x, legal, default):
+        log.append([])
+        return search(self, x, legal, default)
+
+    monkeypatch.setattr(CM.Dealer, "deal", counted_deal)
+    monkeypatch.setattr(L, "rollout", counted_rollout)
+    monkeypatch.setattr(CM.HardBot, "search", logged_search)
+    budget = CM.HardBot.budget * 3 // 5
+    for seed in range(2):
+        g = new_game("colormatch", table=table, players=3, seed=seed)
+        play_game(g, [make_bot("hard", table=table, seat=0, seed=seed)]
+                  + [make_bot("medium", table=table, seat=s, seed=seed) for s in (1, 2)], table, max_steps=3000)
+    searched = [m for m in log if len(m) > CM.HardBot.min_samples]
+    assert len(searched) > 20
+    for moves in searched:
+        assert moves[-2] < budget, moves
+    assert max(m[-1] for m in searched) > budget // 2  # the searches do spend most of it
