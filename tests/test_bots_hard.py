@@ -99,11 +99,11 @@ def test_a_two_faced_deck_spends_three_fifths_of_the_budget_at_every_seat_count(
     from lanmatch.sim import play_game
 
     table = next(t for t in get_game("colormatch").tables if L.rules_of(t).two_faced)
-    log: list[list[int]] = []  # per search: the moves counted before each deal
+    log: list[list[int]] = []  # per search: the moves counted by the end of each deal's work
     deal, rollout = CM.Dealer.deal, L.rollout
 
     def counted_deal(self, rng):
-        log[-1].append(log[-1][-1] + 12 if log[-1] else 0)
+        log[-1].append((log[-1][-1] if log[-1] else 0) + 12)
         return deal(self, rng)
 
     def counted_rollout(w, steps):

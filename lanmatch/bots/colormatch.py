@@ -92,7 +92,10 @@ class Memory:
         # cards Medium values by the flip they cause (`turnover_value`): it may
         # hold one back, playable, and draw or play a wild instead
         self._flips = frozenset(f for f in faces if SYM[f] == "T" or f == "WC")
-        self._wilds = frozenset(("f", f) for f in faces if COLOR[f] is None and f not in self._flips)
+        self._flip_syms = frozenset(SYM[f] for f in self._flips if COLOR[f] is not None)  # never ruled out
+        # what a draw of its own accord rules out of the wilds: every wild, or all but the Clock
+        self._wild_preds = (frozenset(("f", f) for f in faces if COLOR[f] is None and f not in self._flips)
+                            if self._flips else frozenset({("w", None)}))
         self.last_n = 0
         self.counts: list[int] = []
         self.direction = 1
@@ -360,7 +363,7 @@ class Memory:
         mine = nxt is None or (nxt.get("seat") == seat and after in ("keep", "pass", "play"))
         free = 1 if mine else 0
         color, sym = self._playable_preds(seat)
-        wild = self._wilds if self._flips else frozenset({("w", None)})
+        wild = self._wild_preds
         # the whole, and the parts apart too: a wild played later disproves only "no wild"
         group = []
         for banned in (color | sym | wild, color, sym, wild):
@@ -383,8 +386,7 @@ class Memory:
         shielded = seat in self.shields
         if not shielded and not self._flips:
             return frozenset({("c", color)}), frozenset({("s", top_sym)})
-        kept = {"H"} if shielded else set()  # symbols never ruled out
-        kept.update(SYM[f] for f in self._flips if COLOR[f] is not None)
+        kept = self._flip_syms | {"H"} if shielded else self._flip_syms  # symbols never ruled out
         faces = frozenset(("f", f) for f in self._colored if COLOR[f] == color and SYM[f] not in kept)
         return faces, (frozenset() if top_sym in kept else frozenset({("s", top_sym)}))
 
