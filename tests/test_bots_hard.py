@@ -13,6 +13,7 @@ from _rig_std import game as std_game
 from lanmatch.bots import colormatch as CM
 from lanmatch.bots import lookahead as L
 from lanmatch.bots import make_bot
+from lanmatch.rules import get_game
 
 
 def world(hands: list[list[str]], cur: int = 0) -> L.World:
@@ -130,3 +131,65 @@ def test_a_two_faced_deck_spends_three_fifths_of_the_budget_at_every_seat_count(
     for moves in searched:
         assert moves[-2] < budget, moves
     assert max(m[-1] for m in searched) > budget // 2  # the searches do spend most of it
+
+
+def _dealt(table: str, seed: int) -> L.World:
+    """A world of `table` a few moves into a seeded deal (two faces at Day & Night)."""
+    rng = random.Random(seed)
+    rules = L.rules_of(table)
+    act = list(rules.faces)
+    far = list(rules.far_faces)
+    rng.shuffle(act)
+    rng.shuffle(far)
+    w = L.World(table)
+    w.n, w.greedy = 4, frozenset(range(4))
+    w.hands = [act[i * 7:(i + 1) * 7] for i in range(4)]
+    if rules.two_faced:
+        w.fars = [far[i * 7:(i + 1) * 7] for i in range(4)]
+        w.pile_far, w.disc_far = far[29:], [far[28]]
+    w.pile, w.disc = act[29:], [act[28] if L.COLOR[act[28]] else "G5"]
+    w.color = L.COLOR[w.disc[-1]]
+    w.shields = {1}
+    for _ in range(rng.randrange(6)):
+        if not w.over:
+            L.policy_step(w)
+    return w
+
+
+def test_a_copied_world_holds_every_field_and_shares_no_list():
+    mutable = (list, set, dict)
+    for table in get_game(L.GAME).tables:
+        for seed in range(6):
+            w = _dealt(table, seed)
+            c = w.copy()
+            for name in L.World.__slots__:
+                a, b = getattr(w, name), getattr(c, name)
+                if name == "winners":
+                    assert b == []
+                    continue
+                assert a == b, (table, name)
+                if isinstance(a, mutable) and name not in ("ladder", "points"):
+                    assert a is not b, (table, name)  # what play changes is the copy's own
+                if name in ("hands", "fars") and a is not None:
+                    assert all(x is not y for x, y in zip(a, b, strict=True)), (table, name)
+            before = {n: repr(getattr(w, n)) for n in L.World.__slots__ if n != "rng"}
+            c.reseed(seed)
+            L.rollout(c, 200)
+            assert {n: repr(getattr(w, n)) for n in L.World.__slots__ if n != "rng"} == before, table
+
+
+def test_a_reseeded_world_draws_the_stream_of_its_seed_and_only_when_it_needs_one():
+    for table in get_game(L.GAME).tables:
+        w = _dealt(table, 1)
+        w.pile, w.pile_far = w.pile[:3], (w.pile_far[:3] if w.pile_far is not None else None)  # reshuffles soon
+        ends = set()
+        for _ in range(2):
+            c = w.copy()
+            c.reseed(0.25)
+            assert c.rng is None  # nothing built yet
+            L.rollout(c, 300)
+            ends.add(repr((c.hands, c.pile, c.disc, c.winners)))
+        eager = w.copy()
+        eager.rng = random.Random(0.25)  # the stream built at once, as before `reseed`
+        L.rollout(eager, 300)
+        assert ends == {repr((eager.hands, eager.pile, eager.disc, eager.winners))}, table

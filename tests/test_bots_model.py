@@ -107,7 +107,7 @@ def world_from(g: E.ColorMatch, bots: list[CM.HardBot]) -> L.World:
     view = g.view(seat)
     bot = bots[seat]
     bot.observe(view)
-    w = CM._copy_world(CM.Dealer(bot, CM.Ctx(view, bot.rules)).template)
+    w = CM.Dealer(bot, CM.Ctx(view, bot.rules)).template.copy()
     w.hands = [list(h) for h in g.hands]
     w.pile, w.disc = list(g.pile), list(g.disc)
     if g.fars is not None:

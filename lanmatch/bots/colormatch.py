@@ -963,8 +963,8 @@ class HardBot(MediumBot):
             roll_seed = rng.random()
             samples += 1
             for i, a in enumerate(cands):
-                w = _copy_world(base)
-                w.rng = random.Random(roll_seed)
+                w = base.copy()
+                w.reseed(roll_seed)
                 if not _apply(w, x, a):
                     values[i] = -1.0
                     continue
@@ -1015,7 +1015,14 @@ class HardBot(MediumBot):
         if ks:
             # a conditional logit: each seat's chance to win is its share of
             # exp(weights . features) (fitted to playouts, see docs/bots.md)
-            zs = [math.exp(sum(k * f for k, f in zip(ks, table_features(w, s), strict=True))) for s in range(w.n)]
+            # (the sums written out: this runs once a rollout, and the
+            # unpacking checks that there are five weights)
+            k0, k1, k2, k3, k4 = ks
+            exp = math.exp
+            zs = []
+            for s in range(w.n):
+                f0, f1, f2, f3, f4 = table_features(w, s)
+                zs.append(exp(k0 * f0 + k1 * f1 + k2 * f2 + k3 * f3 + k4 * f4))
             return zs[me] / sum(zs)
         k = self.sharpness
         weights = []
@@ -1030,8 +1037,9 @@ class HardBot(MediumBot):
         """Two seats: the chance that `me` wins from an unfinished rollout,
         a logistic model over `duel_features` (weights fitted to playouts by
         `bench/fit_judge.py`; see docs/bots.md)."""
-        z = sum(k * f for k, f in zip(self.duel_weights, duel_features(w, me), strict=True))
-        return 1.0 / (1.0 + math.exp(-z))
+        k0, k1, k2, k3, k4 = self.duel_weights
+        f0, f1, f2, f3, f4 = duel_features(w, me)
+        return 1.0 / (1.0 + math.exp(-(k0 * f0 + k1 * f1 + k2 * f2 + k3 * f3 + k4 * f4)))
 
     def deal(self, x: Ctx, rng: random.Random) -> L.World:
         """One determinized world consistent with the view and the memory."""
@@ -1155,7 +1163,7 @@ class Dealer:
 
     def deal(self, rng: random.Random) -> L.World:
         x = self.x
-        w = _copy_world(self.template)
+        w = self.template.copy()
         pool, specs, picked = self.pool, self.specs, {}
         if self.known:
             pool = list(pool)
@@ -1341,22 +1349,6 @@ def _move_class(a: dict[str, Any]) -> tuple:
     sym = SYM[card]
     kind = "n" if sym in C.NUMBERS else card if card[0] == "W" else sym
     return (a.get("color") or COLOR[card], kind, a.get("swap_with"))
-
-
-def _copy_world(w: L.World) -> L.World:
-    c = L.World.__new__(L.World)
-    for name in L.World.__slots__:
-        setattr(c, name, getattr(w, name))
-    c.hands = [list(h) for h in w.hands]
-    c.pile = list(w.pile)
-    c.disc = list(w.disc)
-    if w.fars is not None:
-        c.fars = [list(h) for h in w.fars]
-        c.pile_far = list(w.pile_far)
-        c.disc_far = list(w.disc_far)
-    c.shields = set(w.shields)
-    c.winners = []
-    return c
 
 
 def _apply(w: L.World, x: Ctx, a: dict[str, Any]) -> bool:

@@ -123,7 +123,7 @@ class World:
         "n", "queue", "ladder", "challenged", "blocked_drawn", "shield_deck",
         "strict", "seven_o", "points", "hands", "fars", "pile", "pile_far", "disc", "disc_far",
         "color", "dir", "cur", "pending", "pkind", "fuse", "ffresh", "blast", "clock", "cfresh",
-        "shields", "night", "idle", "winners", "over", "rng", "greedy", "eps",
+        "shields", "night", "idle", "winners", "over", "rng", "rng_seed", "greedy", "eps",
     )
 
     def __init__(self, table: str | Rules, options: dict | None = None):
@@ -161,9 +161,45 @@ class World:
         self.idle = 0
         self.winners: list[int] = []
         self.over = False
-        self.rng = random.Random(0)
+        self.rng: random.Random | None = random.Random(0)
+        self.rng_seed = 0.0  # seeds `rng` when it is first needed (see `reseed`)
         self.greedy: frozenset[int] = frozenset()  # seats that shed their highest card first
         self.eps = 0.0  # chance that a seat's ordinary play is a random playable card (epsilon-greedy)
+
+    def copy(self) -> World:
+        """An independent copy (the same random stream object: `reseed` a
+        copy that must draw its own)."""
+        c = World.__new__(World)
+        c.n, c.queue, c.ladder, c.challenged = self.n, self.queue, self.ladder, self.challenged
+        c.blocked_drawn, c.shield_deck, c.strict, c.seven_o = self.blocked_drawn, self.shield_deck, self.strict, self.seven_o
+        c.points = self.points
+        c.hands = [list(h) for h in self.hands]
+        c.pile = list(self.pile)
+        c.disc = list(self.disc)
+        if self.fars is None:
+            c.fars = c.pile_far = c.disc_far = None
+        else:
+            c.fars = [list(h) for h in self.fars]
+            c.pile_far = list(self.pile_far)
+            c.disc_far = list(self.disc_far)
+        c.color, c.dir, c.cur, c.pending, c.pkind = self.color, self.dir, self.cur, self.pending, self.pkind
+        c.fuse, c.ffresh, c.blast, c.clock, c.cfresh = self.fuse, self.ffresh, self.blast, self.clock, self.cfresh
+        c.shields = set(self.shields)
+        c.night, c.idle, c.over = self.night, self.idle, self.over
+        c.winners = []
+        c.rng, c.rng_seed, c.greedy, c.eps = self.rng, self.rng_seed, self.greedy, self.eps
+        return c
+
+    def reseed(self, seed: float) -> None:
+        """Give this world its own random stream, `random.Random(seed)`, built
+        only if the world ever draws from it (most rollouts never reshuffle)."""
+        self.rng, self.rng_seed = None, seed
+
+    def stream(self) -> random.Random:
+        rng = self.rng
+        if rng is None:
+            rng = self.rng = random.Random(self.rng_seed)
+        return rng
 
     # --------------------------------------------------------------- helpers
 
@@ -193,13 +229,13 @@ class World:
         if self.disc_far is not None:
             top_far = self.disc_far.pop()
             both = list(zip(self.disc, self.disc_far, strict=True))
-            self.rng.shuffle(both)
+            self.stream().shuffle(both)
             self.pile = [a for a, _ in both]
             self.pile_far = [b for _, b in both]
             self.disc_far = [top_far]
         else:
             self.pile = self.disc
-            self.rng.shuffle(self.pile)
+            self.stream().shuffle(self.pile)
         self.disc = [top]
 
     def _flip(self) -> None:
@@ -404,12 +440,12 @@ def policy_step(w: World) -> None:
         return
     color = w.color
     top_sym = SYM[w.disc[-1]]
-    if w.eps and w.rng.random() < w.eps:
+    if w.eps and w.stream().random() < w.eps:
         # epsilon-greedy: now and then a random playable card (a wild too), as a
         # player the model does not predict exactly
         ok = [i for i, c in enumerate(hand) if w.playable(seat, c)]
         if ok:
-            w.play(seat, ok[int(w.rng.random() * len(ok))])
+            w.play(seat, ok[int(w.stream().random() * len(ok))])
         else:
             w.draw_turn(seat)
         return
@@ -460,7 +496,7 @@ def policy_step(w: World) -> None:
 def rollout(w: World, max_steps: int) -> int:
     """Play `w` forward by at most `max_steps` moves; return the moves made.
 
-    The policy is deterministic; `w.rng` shuffles the discards when the draw
+    The policy is deterministic; `w.stream()` shuffles the discards when the draw
     pile runs out."""
     steps = 0
     while not w.over and steps < max_steps:
