@@ -288,3 +288,84 @@ def test_a_table_the_bots_cannot_read_is_refused_when_the_bot_is_made():
             CM.make("hard", "oddtable", 0, 1)
     finally:
         unregister_table("colormatch", "oddtable")
+
+
+class _Recorder(L.World):
+    """A world that notes the first move made in it: what the rollout policy chose."""
+
+    __slots__ = ("first",)
+
+    @classmethod
+    def of(cls, w: L.World) -> _Recorder:
+        r = cls.__new__(cls)
+        for name in L.World.__slots__:
+            setattr(r, name, getattr(w, name))
+        r.first = None
+        return r
+
+    def play(self, seat: int, index: int, color: str | None = None, swap: int | None = None) -> None:
+        if self.first is None:
+            self.first = ("play", self.hands[seat][index])
+        super().play(seat, index, color, swap)
+
+    def draw_turn(self, seat: int) -> None:
+        if self.first is None:
+            self.first = ("draw", None)
+        super().draw_turn(seat)
+
+    def take_pile(self, seat: int) -> None:
+        if self.first is None:
+            self.first = ("draw", None)
+        super().take_pile(seat)
+
+
+def _simplified(rules: L.Rules, g: E.ColorMatch, hand: list[str]) -> bool:
+    """A decision where the rollouts play Medium's sense reduced, as docs/bots.md
+    says: Bomb sense ("a plain lap brings the blast back") and the value of
+    turning a two-faced table over (a Turnover, the Clock, Color Hunt)."""
+    if rules.bombs and (g.fuse is not None or any(E.SYM_OF[c] == "B" for c in hand)):
+        return True
+    return rules.two_faced and any(E.SYM_OF[c] == "T" or c in ("WC", "WH") for c in hand)
+
+
+@pytest.mark.parametrize("table", TABLES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_rollouts_play_mediums_own_moves(table, players):
+    """Hard's rollouts model every seat as Medium (`lookahead.policy_step`, a
+    second, quick copy of Medium's play): at every turn and every waiting pile
+    of seeded Medium games, on the true world, it makes Medium's very move (the
+    card, or a draw), and a wild names Medium's color, but where docs/bots.md
+    says the rollouts simplify."""
+    rules = L.rules_of(table)
+    compared = Counter()
+    for seed in range(6):
+        g = new_game("colormatch", table=table, players=players, seed=1000 + seed)
+        medium = [CM.MediumBot(table, s, seed) for s in range(players)]
+        hard = [CM.HardBot(table, s, seed) for s in range(players)]
+        for _ in range(600):
+            if g.outcome is not None:
+                break
+            calls = [s for s, (may_call, _catch) in g.windows.items() if may_call]
+            for s in calls:
+                g.act(s, {"type": "call"})
+            if calls:
+                continue
+            seat = g.cur
+            legal = g.legal_actions(seat)
+            a = medium[seat].choose(g.view(seat), legal)
+            hand = list(g.hands[seat])
+            if g.phase in (E.TURN, E.PILE) and not _simplified(rules, g, hand):
+                w = _Recorder.of(world_from(g, hard))
+                w.rng = EngineShuffle(g)
+                L.policy_step(w)
+                mine = ("play", a["card"]) if a["type"] == "play" else ("draw", None)
+                where = f"{table} {players} seats seed {seed}: {g.phase}, hand {hand}, top {g.disc[-1]} {g.color}"
+                assert w.first == mine, f"{where}: Medium {mine}, the rollouts {w.first}"
+                compared[g.phase] += 1
+                if mine[0] == "play" and E.COLOR_OF[mine[1]] is None and not rules.two_faced:
+                    assert w.color == a["color"], f"{where}: Medium names {a['color']}, the rollouts {w.color}"
+                    compared["named"] += 1
+            g.act(seat, a)
+    assert compared[E.TURN] > 50 and (compared["named"] > 3 or rules.two_faced), compared
+    if rules.table.queue:
+        assert compared[E.PILE] > 3, compared

@@ -429,10 +429,28 @@ def policy_step(w: World) -> None:
     seat = w.cur
     hand = w.hands[seat]
     if w.pending:  # a pile waits (queue tables): stack, cancel, or take it
-        best = -1
+        # as Medium's `answer_pile`: a colored card of the ladder first (the
+        # one worth most: its points, then the color held most), then a wild,
+        # then a Shield
+        best, best_v = -1, -1e9
+        counts = None
         for i, c in enumerate(hand):
-            if w.answers(c) and (best < 0 or (COLOR[hand[best]] is None and COLOR[c] is not None and SYM[c] != "H")):
-                best = i
+            if not w.answers(c):
+                continue
+            col = COLOR[c]
+            if col is None:
+                v = 0.0
+            elif SYM[c] == "H":
+                v = -1.0
+            else:
+                if counts is None:
+                    counts = {}
+                    for d in hand:
+                        k = COLOR[d]
+                        counts[k] = counts.get(k, 0) + 1
+                v = 1000.0 + w.points[c] + 0.5 * counts[col]
+            if v > best_v:
+                best, best_v = i, v
         if best >= 0:
             w.play(seat, best)
         else:
