@@ -420,6 +420,15 @@ class World:
             self.handoff((seat + self.dir) % self.n)
 
 
+def _held(hand: list[str]) -> dict[str | None, int]:
+    """How many cards of each color `hand` holds (wilds under None)."""
+    counts: dict[str | None, int] = {}
+    for c in hand:
+        k = COLOR[c]
+        counts[k] = counts.get(k, 0) + 1
+    return counts
+
+
 def policy_step(w: World) -> None:
     """One move of the seat whose turn it is, by a quick Medium-like policy:
     stack on a pile when it can, else play a colored card (Skip/Reverse/+2
@@ -444,10 +453,7 @@ def policy_step(w: World) -> None:
                 v = -1.0
             else:
                 if counts is None:
-                    counts = {}
-                    for d in hand:
-                        k = COLOR[d]
-                        counts[k] = counts.get(k, 0) + 1
+                    counts = _held(hand)
                 v = 1000.0 + w.points[c] + 0.5 * counts[col]
             if v > best_v:
                 best, best_v = i, v
@@ -485,10 +491,7 @@ def policy_step(w: World) -> None:
         if shielded and sym == "H":
             continue
         if counts is None:
-            counts = {}
-            for d in hand:
-                k = COLOR[d]
-                counts[k] = counts.get(k, 0) + 1
+            counts = _held(hand)
             greedy = seat in w.greedy
             follow, worth = (0.5, 1.0) if greedy else (4.0, 0.1)
         v = follow * counts[col] + worth * pts[c]
