@@ -17,8 +17,9 @@ with the engine's hidden cards, which checks that reading too.
 
 What the simulator does not model is steered around, as Hard's rollouts do:
 a playable drawn card is played (a wild names the color held most, a 7
-under 7-0 swaps with the smallest hand), a +4 at a challenge table is
-accepted, a color to name is the color held most, every last-card call is
+under 7-0 swaps with the smallest hand), a lone +4 at a challenge table is
+challenged by the seats the world says would (`World.doubt`: Medium from 3
+cards on, Hard's own seat from more) and accepted by the others, a color to name is the color held most, every last-card call is
 made at once, nobody catches or jumps in. The simulator shuffles with the
 engine's own shuffle (from a copy of the engine's generator), so a reshuffle
 deals the same cards in both when, and only when, the rules agree on when
@@ -82,9 +83,11 @@ def best_color(hand: list[str], colors: tuple[str, ...]) -> str:
     return max(held, key=held.__getitem__)
 
 
-def settle(g: E.ColorMatch, events: list) -> None:
+def settle(g: E.ColorMatch, events: list, w: L.World | None = None) -> None:
     """Do at once what the simulator does without a move: call every last
-    card, name the color held most, accept a +4 at a challenge table."""
+    card, name the color held most, answer a lone +4 at a challenge table as
+    the world's seats do (challenge it when its player holds `w.doubt` cards
+    of the challenger or more, else accept it)."""
     for _ in range(12):
         if g.outcome is not None:
             return
@@ -94,7 +97,9 @@ def settle(g: E.ColorMatch, events: list) -> None:
         if g.phase == E.COLOR:
             events += g.act(g.cur, {"type": "color", "color": best_color(g.hands[g.cur], g._colors())})
         elif g.phase == E.CHALLENGE and not g.queue:
-            events += g.act(g.cur, {"type": "accept"})
+            player = g.w4["player"]
+            doubt = w is not None and g.cur < len(w.doubt) and len(g.hands[player]) >= w.doubt[g.cur]
+            events += g.act(g.cur, {"type": "challenge" if doubt else "accept"})
         else:
             return
     raise AssertionError("the engine did not settle")
@@ -181,7 +186,7 @@ def move(g: E.ColorMatch, w: L.World, a: dict) -> list:
     else:  # a waiting pile (or a +4 under `stacking`) taken
         events += g.act(seat, a)
         w.take_pile(seat)
-    settle(g, events)
+    settle(g, events, w)
     return events
 
 
@@ -249,7 +254,7 @@ def test_the_simulator_finds_the_engines_states(table, players):
     if rules.table.draw_with_play:
         assert seen["reshuffle"] and seen["pass"] and seen["blocked"], seen
     if rules.table.challenge:
-        assert seen["accept"], seen
+        assert seen["accept"] and seen["challenge"], seen
     if rules.table.call:
         assert seen["call"], seen
     if "seven_o" in rules.table.options:

@@ -670,7 +670,7 @@ class MediumBot(EasyBot):
             if a["type"] == "play":
                 return max((b for b in legal if b["type"] == "play"), key=lambda b: self.color_value(x, b["color"]))
         can = [a for a in legal if a["type"] == "challenge"]
-        if can and self.guilt(x) > 0.2:
+        if can and self.guilt(x) > DOUBT:
             return can[0]
         return next(a for a in legal if a["type"] == "accept")
 
@@ -680,17 +680,14 @@ class MediumBot(EasyBot):
         if w4 is None or w4[1] is None:
             return 0.0
         player, before = w4
-        held = self.holds_color(x, player, before)
-        b = self.bluff_prior(player)
-        return b * held / (b * held + (1 - held)) if held < 1 else 1.0
+        return bluff_odds(self.bluff_prior(player), self.holds_color(x, player, before))
 
     def bluff_prior(self, player: int) -> float:
         return self.bluff_rate
 
     def holds_color(self, x: Ctx, seat: int, color: str) -> float:
         """Chance that `seat` holds a card of `color`, its cards taken as random."""
-        k = x.counts[seat]
-        return 1.0 - 0.77**k
+        return 1.0 - (1.0 - HOLD_SHARE) ** x.counts[seat]
 
     def unseen(self, x: Ctx) -> Counter:
         """Faces this seat has not seen (active side): deck minus hand, discards, Shields."""
@@ -788,6 +785,26 @@ class MediumBot(EasyBot):
         mine = sum(1 for c in x.hand if c[0] == "W") / max(1, len(x.hand))
         value -= 40 * (mine - EXPECTED_WILD_SHARE)  # its own wilds turn into unknown faces
         return value
+
+
+HOLD_SHARE = 0.23  # Medium's chance that any one card of a hand is of a given color
+DOUBT = 0.2  # Medium and Hard challenge a +4 when its guilt passes this
+
+
+def bluff_odds(prior: float, held: float) -> float:
+    """The chance a +4 was a bluff, `prior` of +4s being bluffs and `held` the
+    chance the player held the color in force."""
+    return prior * held / (prior * held + (1 - held)) if held < 1 else 1.0
+
+
+def doubt_count(prior: float, share: float = HOLD_SHARE) -> int:
+    """The fewest cards a +4's player may hold after it for a challenger
+    (bluff prior `prior`, each card of the color in force with chance `share`)
+    to challenge it: the simulator's `World.doubt`. 109: never."""
+    for k in range(1, 109):
+        if bluff_odds(prior, 1.0 - (1.0 - share) ** k) > DOUBT:
+            return k
+    return 109
 
 
 def blast_target(n: int, me: int, direction: int, fuse: int | None, sym: str | None) -> int | None:
@@ -1076,6 +1093,11 @@ class Dealer:
             w.clock = v.get("fuse")
         w.shields = set(v.get("shields") or ())
         w.greedy = frozenset(range(x.n)) if bot.model_rivals else frozenset()
+        if rules.table.challenge:  # who challenges a lone +4: rivals as Medium, this seat as itself
+            w.doubt = tuple(
+                doubt_count(bot.bluff_prior((s - x.dir) % x.n)) if s == x.me else doubt_count(MediumBot.bluff_rate)
+                for s in range(x.n)
+            )
         w.eps = bot.rollout_eps if x.n > 2 else bot.duel_eps
         self.template = w
         self.repairs = bot.repairs

@@ -13,8 +13,9 @@ count of simulated moves, never a clock, bounds the work, so a decision is a
 pure function of the view, the memory and the bot's seed.
 
 The `World` models every table closely enough to rank moves, not to
-referee: a +4 at a challenge table is always accepted, last-card calls are
-always made, PLAY/KEEP always plays. Cards are face codes as in the engine
+referee: last-card calls are always made, PLAY/KEEP always plays. A lone +4
+at a challenge table is challenged as Medium challenges it (`doubt`: by the
+player's card count) and settled as the engine settles it. Cards are face codes as in the engine
 (SPEC section 2); at Day & Night a parallel list holds each card's far face and
 a flip swaps the two, as in the engine.
 
@@ -124,6 +125,7 @@ class World:
         "strict", "seven_o", "points", "hands", "fars", "pile", "pile_far", "disc", "disc_far",
         "color", "dir", "cur", "pending", "pkind", "fuse", "ffresh", "blast", "clock", "cfresh",
         "shields", "night", "idle", "winners", "over", "rng", "rng_seed", "greedy", "eps",
+        "doubt", "w4",
     )
 
     def __init__(self, table: str | Rules, options: dict | None = None):
@@ -165,6 +167,11 @@ class World:
         self.rng_seed = 0.0  # seeds `rng` when it is first needed (see `reseed`)
         self.greedy: frozenset[int] = frozenset()  # seats that shed their highest card first
         self.eps = 0.0  # chance that a seat's ordinary play is a random playable card (epsilon-greedy)
+        # a challenge table without stacking: seat s challenges a lone +4 whose
+        # player holds doubt[s] cards or more after it (() or a seat past the
+        # end: never; the Hard bot's `Dealer` sets it from each seat's guilt)
+        self.doubt: tuple[int, ...] = ()
+        self.w4: tuple[int, bool] | None = None  # the waiting +4's player, and whether it was a bluff
 
     def copy(self) -> World:
         """An independent copy (the same random stream object: `reseed` a
@@ -188,6 +195,7 @@ class World:
         c.night, c.idle, c.over = self.night, self.idle, self.over
         c.winners = []
         c.rng, c.rng_seed, c.greedy, c.eps = self.rng, self.rng_seed, self.greedy, self.eps
+        c.doubt, c.w4 = self.doubt, self.w4
         return c
 
     def reseed(self, seed: float) -> None:
@@ -294,11 +302,24 @@ class World:
                 self.shields.discard(seat)
                 self.pending, self.pkind = 0, None
             if self.pending and not self.queue:
-                self._draw(seat, self.pending)
-                self.pending, self.pkind = 0, None
+                if self.w4 is not None and self.challenges(seat):
+                    player, guilty = self.w4
+                    self.pending, self.pkind, self.w4 = 0, None, None
+                    if guilty:  # the bluffer draws 4; the challenger plays its turn
+                        self._draw(player, 4)
+                        return
+                    self._draw(seat, 6)
+                else:
+                    self._draw(seat, self.pending)
+                    self.pending, self.pkind, self.w4 = 0, None, None
                 seat = (seat + self.dir) % n
                 continue
             return
+
+    def challenges(self, seat: int) -> bool:
+        """Does `seat` challenge the +4 waiting on it (`doubt`)?"""
+        doubt = self.doubt
+        return seat < len(doubt) and len(self.hands[self.w4[0]]) >= doubt[seat]
 
     # -------------------------------------------------------------- moves
 
@@ -348,6 +369,7 @@ class World:
         self.disc.append(card)
         if far is not None:
             self.disc_far.append(far)
+        before = self.color
         if COLOR[card] is None:
             self.color = color if color is not None else self.best_color(seat)
         else:
@@ -357,6 +379,8 @@ class World:
             return
         kind = KIND[card]
         if kind is not None:
+            if kind == self.challenged and not self.queue:
+                self.w4 = (seat, any(COLOR[c] == before for c in hand))
             self.pending += C.DRAW_AMOUNT[kind]
             self.pkind = kind
         if self.seven_o:
