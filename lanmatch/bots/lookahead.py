@@ -497,12 +497,9 @@ def policy_step(w: World) -> None:
         else:
             w.draw_turn(seat)
         return
-    low = len(w.hands[(seat + w.dir) % w.n]) <= 3
-    best, best_v, wild = -1, -1e9, -1
-    counts = None
-    greedy = False
-    pts = w.points
+    wild = -1
     shielded = w.shield_deck and seat in w.shields
+    ok = []  # the colored cards it may play
     for i, c in enumerate(hand):
         col = COLOR[c]
         if col is None:
@@ -514,11 +511,30 @@ def policy_step(w: World) -> None:
             continue
         if shielded and sym == "H":
             continue
-        if counts is None:
-            counts = _held(hand)
-            greedy = seat in w.greedy
-            follow, worth = (0.5, 1.0) if greedy else (4.0, 0.1)
-        v = follow * counts[col] + worth * pts[c]
+        ok.append(i)
+    if len(ok) == 1:
+        w.play(seat, ok[0])
+    elif ok:
+        w.play(seat, _best_play(w, seat, hand, ok))
+    elif wild >= 0 and w.playable(seat, hand[wild]):
+        w.play(seat, wild)
+    else:
+        w.draw_turn(seat)
+
+
+def _best_play(w: World, seat: int, hand: list[str], ok: list[int]) -> int:
+    """Which of the colored cards at `ok` (two or more) `seat` plays: the
+    first of the best valued (see `policy_step`)."""
+    low = len(w.hands[(seat + w.dir) % w.n]) <= 3
+    counts = _held(hand)
+    greedy = seat in w.greedy
+    follow, worth = (0.5, 1.0) if greedy else (4.0, 0.1)
+    pts = w.points
+    best, best_v = -1, -1e9
+    for i in ok:
+        c = hand[i]
+        sym = SYM[c]
+        v = follow * counts[COLOR[c]] + worth * pts[c]
         if greedy:  # as Medium: Skip/Reverse/+2 for a low next seat, else held back
             if sym in SPECIAL:
                 v += 25 if low else -25
@@ -530,12 +546,7 @@ def policy_step(w: World) -> None:
             v += 25
         if v > best_v:
             best, best_v = i, v
-    if best >= 0:
-        w.play(seat, best)
-    elif wild >= 0 and w.playable(seat, hand[wild]):
-        w.play(seat, wild)
-    else:
-        w.draw_turn(seat)
+    return best
 
 
 def rollout(w: World, max_steps: int) -> int:
