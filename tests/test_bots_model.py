@@ -340,7 +340,8 @@ def test_the_rollouts_play_mediums_own_moves(table, players):
     second, quick copy of Medium's play): at every turn and every waiting pile
     of seeded Medium games, on the true world, it makes Medium's very move (the
     card, or a draw), and a wild names Medium's color, but where docs/bots.md
-    says the rollouts simplify."""
+    says the rollouts simplify; and at a challenge table the world says a
+    rival challenges a +4 exactly when Medium does (`World.doubt`)."""
     rules = L.rules_of(table)
     compared = Counter()
     for seed in range(6):
@@ -359,6 +360,17 @@ def test_the_rollouts_play_mediums_own_moves(table, players):
             legal = g.legal_actions(seat)
             a = medium[seat].choose(g.view(seat), legal)
             hand = list(g.hands[seat])
+            if g.phase == E.CHALLENGE and not g.queue and {"accept", "challenge"} <= {b["type"] for b in legal}:
+                # a +4 on a rival: the world the +4's player builds says
+                # whether that rival challenges it, by its card count
+                player = g.w4["player"]
+                w = CM.Dealer(hard[player], CM.Ctx(g.view(player), hard[player].rules)).template
+                w.hands = [list(h) for h in g.hands]
+                w.w4 = (player, g.w4["guilty"])
+                assert w.challenges(seat) == (a["type"] == "challenge"), (
+                    f"{table} {players} seats seed {seed}: Medium {a['type']}s a +4 from "
+                    f"{len(g.hands[player])} cards, the world's doubt {w.doubt}")
+                compared[E.CHALLENGE] += 1
             if g.phase in (E.TURN, E.PILE) and not _simplified(rules, g, hand):
                 w = _Recorder.of(world_from(g, hard))
                 w.rng = EngineShuffle(g)
@@ -374,3 +386,5 @@ def test_the_rollouts_play_mediums_own_moves(table, players):
     assert compared[E.TURN] > 50 and (compared["named"] > 3 or rules.two_faced), compared
     if rules.table.queue:
         assert compared[E.PILE] > 3, compared
+    if rules.table.challenge:
+        assert compared[E.CHALLENGE] > 3, compared
