@@ -15,9 +15,9 @@ pure function of the view, the memory and the bot's seed.
 The `World` models every table closely enough to rank moves, not to
 referee: last-card calls are always made, PLAY/KEEP always plays. A lone +4
 at a challenge table is challenged as Medium challenges it (`doubt`: by the
-player's card count) and settled as the engine settles it. Cards are face codes as in the engine
-(SPEC section 2); at Day & Night a parallel list holds each card's far face and
-a flip swaps the two, as in the engine.
+player's card count) and settled as the engine settles it. Cards are face
+codes as in the engine (SPEC section 2); at Day & Night a parallel list holds
+each card's far face and a flip swaps the two, as in the engine.
 
 Its rules are the engine's: `rules_of(table)` reads the table's declaration
 from the game registry (`lanmatch.rules.colormatch.Table`: its deck, queue,
