@@ -18,9 +18,10 @@ with the engine's hidden cards, which checks that reading too.
 What the simulator does not model is steered around, as Hard's rollouts do:
 a playable drawn card is played (a wild names the color held most, a 7
 under 7-0 swaps with the smallest hand), a lone +4 at a challenge table is
-challenged by the seats the world says would (`World.doubt`: Medium from 3
-cards on, Hard's own seat from more) and accepted by the others, a color to name is the color held most, every last-card call is
-made at once, nobody catches or jumps in. The simulator shuffles with the
+challenged by the seats the world says would (`World.challenges`: Medium
+from 3 cards on, Hard's own seat from more) and accepted by the others, a
+color to name is the color held most, every last-card call is made at
+once, nobody catches or jumps in. The simulator shuffles with the
 engine's own shuffle (from a copy of the engine's generator), so a reshuffle
 deals the same cards in both when, and only when, the rules agree on when
 it happens. A standing Shield that absorbs a pile goes under the top in the
@@ -86,8 +87,7 @@ def best_color(hand: list[str], colors: tuple[str, ...]) -> str:
 def settle(g: E.ColorMatch, events: list, w: L.World | None = None) -> None:
     """Do at once what the simulator does without a move: call every last
     card, name the color held most, answer a lone +4 at a challenge table as
-    the world's seats do (challenge it when its player holds `w.doubt` cards
-    of the challenger or more, else accept it)."""
+    the world's seats do (`w.challenges`, by the player's card count)."""
     for _ in range(12):
         if g.outcome is not None:
             return
@@ -97,8 +97,7 @@ def settle(g: E.ColorMatch, events: list, w: L.World | None = None) -> None:
         if g.phase == E.COLOR:
             events += g.act(g.cur, {"type": "color", "color": best_color(g.hands[g.cur], g._colors())})
         elif g.phase == E.CHALLENGE and not g.queue:
-            player = g.w4["player"]
-            doubt = w is not None and g.cur < len(w.doubt) and len(g.hands[player]) >= w.doubt[g.cur]
+            doubt = w is not None and w.challenges(g.cur, len(g.hands[g.w4["player"]]))
             events += g.act(g.cur, {"type": "challenge" if doubt else "accept"})
         else:
             return
@@ -365,9 +364,7 @@ def test_the_rollouts_play_mediums_own_moves(table, players):
                 # whether that rival challenges it, by its card count
                 player = g.w4["player"]
                 w = CM.Dealer(hard[player], CM.Ctx(g.view(player), hard[player].rules)).template
-                w.hands = [list(h) for h in g.hands]
-                w.w4 = (player, g.w4["guilty"])
-                assert w.challenges(seat) == (a["type"] == "challenge"), (
+                assert w.challenges(seat, len(g.hands[player])) == (a["type"] == "challenge"), (
                     f"{table} {players} seats seed {seed}: Medium {a['type']}s a +4 from "
                     f"{len(g.hands[player])} cards, the world's doubt {w.doubt}")
                 compared[E.CHALLENGE] += 1

@@ -302,7 +302,7 @@ class World:
                 self.shields.discard(seat)
                 self.pending, self.pkind = 0, None
             if self.pending and not self.queue:
-                if self.w4 is not None and self.challenges(seat):
+                if self.w4 is not None and self.challenges(seat, len(self.hands[self.w4[0]])):
                     player, guilty = self.w4
                     self.pending, self.pkind, self.w4 = 0, None, None
                     if guilty:  # the bluffer draws 4; the challenger plays its turn
@@ -316,10 +316,10 @@ class World:
                 continue
             return
 
-    def challenges(self, seat: int) -> bool:
-        """Does `seat` challenge the +4 waiting on it (`doubt`)?"""
+    def challenges(self, seat: int, held: int) -> bool:
+        """Does `seat` challenge a +4 whose player holds `held` cards after it (`doubt`)?"""
         doubt = self.doubt
-        return seat < len(doubt) and len(self.hands[self.w4[0]]) >= doubt[seat]
+        return seat < len(doubt) and held >= doubt[seat]
 
     # -------------------------------------------------------------- moves
 
