@@ -1381,22 +1381,29 @@ class ColorMatch:
         seat's far faces."""
         return self._view(None)
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        # an event is never changed once emitted (every caller of `_emit` passes
-        # a fresh literal), so which of its values are lists is found once
-        known, emitted = self._event_lists, self._events
-        if len(known) < len(emitted):
-            known.extend(tuple(k for k, v in e.items() if type(v) is list) for e in emitted[len(known) :])
-        events = []
-        private = self._private
-        for e, lists in zip(emitted[-EVENT_MEMORY:], known[-EVENT_MEMORY:], strict=True):
-            e = e.copy()  # the caller's own: its lists too
-            for k in lists:
-                e[k] = e[k][:]
-            p = private.get(e["n"])
-            if p is not None and p[0] == seat:
-                e["cards"] = list(p[1])
-            events.append(e)
+    def shared_view(self, seat: int | None) -> dict[str, Any]:
+        """`view(seat)` (`watch_view()` for None), equal to it, except that its
+        events are the engine's own objects, not copies: for a caller that
+        changes nothing it is given (the referee, whose views are built once
+        per state, then only read and sent). An event is never changed once
+        emitted, and the ones kept hold only what every seat sees: a seat's
+        own cards of a draw are added to a copy of that event, for that seat."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
+            raise IllegalAction(f"There is no seat {seat!r} at this table (seats 0-{self.n - 1}).")
+        return self._view(seat, True)
+
+    def _view(self, seat: int | None, shared: bool = False) -> dict[str, Any]:
+        if shared:
+            events = self._events[-EVENT_MEMORY:]
+            if events and seat is not None:
+                lo = events[0]["n"]  # events are numbered 1, 2, 3 ... in the order kept
+                for n, p in reversed(self._private.items()):  # (in the same order)
+                    if n < lo:
+                        break
+                    if p[0] == seat:
+                        events[n - lo] = {**events[n - lo], "cards": list(p[1])}
+        else:
+            events = self._event_copies(seat)
         v: dict[str, Any] = {
             "game": "colormatch",
             "table": self.table,
@@ -1446,6 +1453,25 @@ class ColorMatch:
         if self.teams:
             v["teams"] = T.view_key()
         return v
+
+    def _event_copies(self, seat: int | None) -> list[dict[str, Any]]:
+        """The events a view carries, each the caller's own (its lists too)."""
+        # an event is never changed once emitted (every caller of `_emit` passes
+        # a fresh literal), so which of its values are lists is found once
+        known, emitted = self._event_lists, self._events
+        if len(known) < len(emitted):
+            known.extend(tuple(k for k, v in e.items() if type(v) is list) for e in emitted[len(known) :])
+        events = []
+        private = self._private
+        for e, lists in zip(emitted[-EVENT_MEMORY:], known[-EVENT_MEMORY:], strict=True):
+            e = e.copy()
+            for k in lists:
+                e[k] = e[k][:]
+            p = private.get(e["n"])
+            if p is not None and p[0] == seat:
+                e["cards"] = list(p[1])
+            events.append(e)
+        return events
 
     def cards_in_play(self) -> list[str]:
         """Every physical card at the table (hands, piles, standing Shields).

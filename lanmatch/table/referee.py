@@ -206,7 +206,13 @@ class Referee:
         self.seats = [SeatClock() for _ in range(players)]
         self.bots: dict[int, Any] = {}
         self.standins: dict[int, Any] = {}
-        self._views: dict[int, dict[str, Any]] = {}
+        self._views: dict[int | None, dict[str, Any]] = {}
+        # the engine's views for a reader that changes nothing (`shared_view`, an
+        # optional engine member: docs/adding-a-game.md), else its own copies
+        shared = getattr(self.g, "shared_view", None)
+        self._view_of = shared if shared is not None else (lambda seat: self.g.view(seat) if seat is not None
+                                                           else self.g.watch_view())
+        self._lead = 0  # the seat whose view `_public` builds when it must build one
         for s in range(players):
             if agents and s in agents:
                 self.seats[s].agent = agents[s]
@@ -290,21 +296,30 @@ class Referee:
     @property
     def state_id(self) -> int:
         """The engine's `step`: actions applied so far; actions must answer it."""
-        return self.view(0)["step"]
+        return self._public()["step"]
 
     def view(self, seat: int) -> dict[str, Any]:
         """The engine view of `seat` for the current state (built once per state; do not mutate)."""
         v = self._views.get(seat)
         if v is None:
-            v = self._views[seat] = self.g.view(seat)
+            v = self._views[seat] = self._view_of(seat)
         return v
+
+    def _public(self) -> dict[str, Any]:
+        """A view of the current state, read only for what every seat sees
+        alike (`step`, `turn`, `to_act`, `windows`, `phase`): whichever view
+        this state already has, else the lead seat's (the last actor's, whose
+        view goes out first), so that no view is built only to be read here."""
+        for v in self._views.values():
+            return v
+        return self.view(self._lead)
 
     def spectator_view(self) -> dict[str, Any]:
         """What a spectator sees: the engine's watcher view (`watch_view()`),
         redacted at the source like a seat's (built once per state; do not mutate)."""
         v = self._views.get(None)
         if v is None:
-            v = self._views[None] = self.g.watch_view()
+            v = self._views[None] = self._view_of(None)
         return v
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
@@ -518,6 +533,8 @@ class Referee:
 
     def _changed(self, now: float, actor: int | None = None) -> None:
         self._views = {}
+        if actor is not None:
+            self._lead = actor
         step = self.state_id
         for seat, bot in self.bots.items():
             if type(bot).observe is not Bot.observe:  # the base bot (Easy) keeps nothing: no view to build
@@ -536,7 +553,7 @@ class Referee:
     def _turn(self) -> int | None:
         if self.over:
             return None
-        v = self.view(0)
+        v = self._public()
         t = v.get("turn")
         if t is None:
             to_act = v["to_act"]
@@ -548,7 +565,7 @@ class Referee:
         if self.over:
             self._timers = timers
             return
-        v = self.view(0)
+        v = self._public()
         step = v["step"]
         turn = self._decision[0] if self._decision else None
         windows = {w["seat"]: (w["call"], w["catch"]) for w in v.get("windows") or []}

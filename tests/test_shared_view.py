@@ -1,0 +1,84 @@
+"""The Color Match engine's `shared_view`: the views the referee sends.
+
+`shared_view(seat)` is `view(seat)` (and `shared_view(None)` is
+`watch_view()`) without copying the events: they are the engine's own
+objects, for a reader that changes nothing (the referee builds each seat's
+view once per state and only reads and sends it). Here every state of random
+games at every table and seat count is checked: the shared view equals the
+copied one for every seat and for a watcher, so it shows no more and no less
+(a seat's own cards of a draw, and nobody else's), long enough for the
+engine to drop its oldest events; and the referee hands out exactly the
+engine's views.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from lanmatch.rules import new_game
+from lanmatch.rules.registry import get_game
+from lanmatch.table.referee import Referee
+
+GAME = get_game("colormatch")
+LO, HI = GAME.seat_range()
+
+
+def _random_game(table: str, players: int, seed: int, rng: random.Random):
+    """Yield the engine at every state of one game played with random legal actions."""
+    g = new_game("colormatch", table=table, players=players, seed=seed)
+    yield g
+    for _ in range(600):  # bounded: a game ends long before (or the test stops there)
+        if g.outcome is not None:
+            return
+        seat = rng.choice([s for s in g.to_act if g.legal_actions(s)])
+        g.act(seat, rng.choice(g.legal_actions(seat)))
+        yield g
+
+
+@pytest.mark.parametrize("table", list(GAME.tables))
+def test_shared_views_equal_the_copied_views(table):
+    rng = random.Random(table)
+    states = dropped = 0
+    for players in (LO, 4, HI):
+        for seed in range(3):
+            for g in _random_game(table, players, seed, rng):
+                for s in range(players):
+                    assert g.shared_view(s) == g.view(s), (players, seed, g.view(0)["step"], s)
+                assert g.shared_view(None) == g.watch_view()
+                states += 1
+                dropped += g.view(0)["events"][0]["n"] > 1
+    assert states > 200 and dropped  # the games were long enough to drop old events
+
+
+def test_a_shared_view_holds_the_engines_own_events_and_view_copies_them():
+    g = new_game("colormatch", table=GAME.default_table, players=3, seed=5)
+    rng = random.Random(5)
+    for _ in range(12):
+        seat = g.to_act[0]
+        g.act(seat, rng.choice(g.legal_actions(seat)))
+    watcher = g.shared_view(None)
+    assert watcher["events"] and all(e is k for e, k in zip(watcher["events"], g._events[-len(watcher["events"]):], strict=True))
+    copied = g.view(1)
+    copied["events"][-1]["type"] = "changed by the caller"
+    assert g.view(1) != copied and g.shared_view(1) == g.view(1)  # a caller's copy changes nothing in the game
+    with pytest.raises(Exception, match="no seat"):
+        g.shared_view(7)
+
+
+def test_the_referee_hands_out_the_engines_views():
+    rng = random.Random(9)
+    for table in GAME.tables:
+        ref = Referee("colormatch", table, 4, seed=3, now=0.0, clock=60.0)
+        now = 0.0
+        for _ in range(150):
+            if ref.over:
+                break
+            for s in range(4):
+                assert ref.view(s) == ref.g.view(s)
+            assert ref.spectator_view() == ref.g.watch_view()
+            assert ref.state_id == ref.g.view(0)["step"]
+            seat = rng.choice([s for s in ref.g.to_act if ref.legal(s)])
+            now += 1.0
+            ref.act(seat, rng.choice(ref.legal(seat)), ref.state_id, now)
