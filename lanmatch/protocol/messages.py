@@ -413,17 +413,25 @@ HOST: dict[str, dict[str, Field]] = {
 }
 
 
+TYPE = req(s(1, 16))
+# each catalogue entry with `type` added, made once (an entry is replaced, never changed in place)
+_TYPED: dict[int, tuple[dict[str, Field], dict[str, Field]]] = {}
+
+
 def _check(catalogue: dict[str, dict[str, Field]], msg: Any, strict: bool, exc: type) -> dict[str, Any]:
     if type(msg) is not dict:
         raise exc("bad_field", f"a message is a map, not {type(msg).__name__}")
     typ = msg.get("type")
     if type(typ) is not str:
         raise exc("bad_field", "a message needs a string field 'type'")
-    spec = catalogue.get(typ)
-    if spec is None:
+    entry = catalogue.get(typ)
+    if entry is None:
         raise exc("unknown_type", f"unknown message type {typ[:32]!r}; expected one of {', '.join(catalogue)}")
+    typed = _TYPED.get(id(entry))
+    if typed is None or typed[0] is not entry:
+        typed = _TYPED[id(entry)] = (entry, {"type": TYPE, **entry})
     try:
-        _fields({"type": req(s(1, 16)), **spec}, msg, strict, f"a {typ!r} message")
+        _fields(typed[1], msg, strict, f"a {typ!r} message")
     except _Bad as e:
         raise exc("bad_field", str(e)) from None
     return msg
