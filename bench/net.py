@@ -96,7 +96,7 @@ class Raw:
             if m is not None:
                 typ = m["type"]
                 if typ == "view" or typ == "delta":
-                    self.view_bytes += len(encode_frame(m))
+                    self.view_bytes += self.dec.last_frame  # (not encoded again: that would be timed)
                     self.views += 1
                     if typ == "delta":
                         held = self.held

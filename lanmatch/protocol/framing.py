@@ -138,6 +138,7 @@ class Decoder:
         self._buf = bytearray()
         self._need: int | None = None  # body length once the header is read
         self.broken = False
+        self.last_frame = 0  # bytes of the frame `next_message` last returned (length prefix included)
 
     def feed(self, data: bytes) -> None:
         """Append received bytes (b"" is allowed and changes nothing)."""
@@ -176,6 +177,7 @@ class Decoder:
         body = bytes(self._buf[:n])
         del self._buf[:n]
         self._need = None
+        self.last_frame = HEADER.size + n
         try:
             return decode_body(body)
         except RemoteProtocolError:
