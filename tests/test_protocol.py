@@ -278,6 +278,16 @@ def test_names_in_any_script_pass_the_checks():
         check_peer_message({"type": "create", "room": name, "game": "colormatch"})
 
 
+def test_every_ascii_control_is_refused_and_every_printable_passes():
+    for k in range(128):
+        text = f"ab{chr(k)}c"
+        if k < 32 or k == 127:
+            with pytest.raises(RemoteProtocolError, match=f"U\\+{k:04X}"):
+                check_peer_message({"type": "hello", "protocol": 1, "name": text})
+        else:
+            check_peer_message({"type": "hello", "protocol": 1, "name": text})
+
+
 @pytest.mark.parametrize(("msg", "code"), BAD_PEER, ids=[str(i) for i in range(len(BAD_PEER))])
 def test_wrong_fields_and_unknown_types_are_named(msg, code):
     with pytest.raises(RemoteProtocolError) as e:

@@ -68,6 +68,8 @@ surrogates (docs/protocol.md, "Limits and abuse")."""
 def unprintable(text: str) -> str | None:
     """The first character of `text` a peer may not send, or None."""
     if text.isascii():
+        if text.isprintable():  # (for ASCII: no C0 control and no DEL)
+            return None
         for c in text:
             if ord(c) < 32 or ord(c) == 127:
                 return c
