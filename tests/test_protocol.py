@@ -126,6 +126,25 @@ def test_an_extension_type_anywhere_in_a_frame_is_a_bad_frame(poison, where):
     assert e.value.code == "bad_frame"
 
 
+@pytest.mark.parametrize("stamp", [
+    bytes.fromhex("d6ff00000001"),  # fixext 4: 32-bit seconds
+    bytes.fromhex("d7ff0000001600000000"),  # fixext 8: 64-bit
+    bytes.fromhex("c70cff00000000ffffffffffffffff"),  # ext 8, 12 bytes: 96-bit
+    bytes.fromhex("c704ff00000001"),  # ext 8 holding 4 bytes
+    bytes.fromhex("c80008ff0000000000000001"),  # ext 16 holding 8
+    bytes.fromhex("c90000000cff") + bytes(12),  # ext 32 holding 12
+])
+def test_a_timestamp_in_any_encoding_is_a_bad_frame(stamp):
+    """msgpack decodes a timestamp from every ext encoding of type -1 (its
+    type byte 0xff), which the decoder looks for before walking the message."""
+    body = b"\x82\xa4type\xa3act\xa8state_id" + stamp
+    d = Decoder()
+    d.feed(struct.pack(">I", len(body)) + body)
+    with pytest.raises(RemoteProtocolError) as e:
+        d.next_message()
+    assert e.value.code == "bad_frame"
+
+
 def test_truncated_frame_waits_for_more_and_is_seen_at_eof():
     data = encode_frame({"type": "ping"})
     d = Decoder()

@@ -106,7 +106,7 @@ def decode_body(body: bytes) -> dict[str, Any]:
         raise RemoteProtocolError("bad_frame", f"undecodable frame: {type(e).__name__}: {e}") from None
     if not isinstance(msg, dict):
         raise RemoteProtocolError("bad_frame", f"a message is a map, not {type(msg).__name__}")
-    if _holds_timestamp(msg):
+    if b"\xff" in body and _holds_timestamp(msg):  # (a timestamp's type byte, -1, is 0xff)
         raise RemoteProtocolError("bad_frame", "msgpack timestamps are not part of the protocol")
     return msg
 
