@@ -17,7 +17,7 @@ import random
 
 import pytest
 
-from lanmatch.rules import new_game
+from lanmatch.rules import IllegalAction, new_game
 from lanmatch.rules.registry import get_game
 from lanmatch.table.referee import Referee
 
@@ -63,7 +63,7 @@ def test_a_shared_view_holds_the_engines_own_events_and_view_copies_them():
     copied = g.view(1)
     copied["events"][-1]["type"] = "changed by the caller"
     assert g.view(1) != copied and g.shared_view(1) == g.view(1)  # a caller's copy changes nothing in the game
-    with pytest.raises(Exception, match="no seat"):
+    with pytest.raises(IllegalAction, match="no seat 7"):
         g.shared_view(7)
 
 

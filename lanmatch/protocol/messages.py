@@ -208,7 +208,9 @@ ACTION_FIELDS: dict[str, Field] = {
 }
 
 
-def _fields(spec: dict[str, Field], v: Any, strict: bool, where: str) -> None:
+def _fields(spec: dict[str, Field], v: Any, strict: bool, where: str, known: tuple[str, ...] = ()) -> None:
+    """Check `v` against `spec`; with `strict`, a key neither in `spec` nor in
+    `known` (checked already: a message's `type`) is refused."""
     if type(v) is not dict:
         raise _Bad(f"{where} is a map, not {type(v).__name__}")
     for name, f in spec.items():
@@ -220,7 +222,7 @@ def _fields(spec: dict[str, Field], v: Any, strict: bool, where: str) -> None:
         elif f.required:
             raise _Bad(f"{where} lacks the field {name!r}")
     if strict:
-        extra = [k for k in v if k not in spec]
+        extra = [k for k in v if k not in spec and k not in known]
         if extra:
             raise _Bad(f"{where} has unknown field(s) {', '.join(repr(k)[:24] for k in extra[:4])}")
 
@@ -415,25 +417,17 @@ HOST: dict[str, dict[str, Field]] = {
 }
 
 
-TYPE = req(s(1, 16))
-# each catalogue entry with `type` added, made once (an entry is replaced, never changed in place)
-_TYPED: dict[int, tuple[dict[str, Field], dict[str, Field]]] = {}
-
-
 def _check(catalogue: dict[str, dict[str, Field]], msg: Any, strict: bool, exc: type) -> dict[str, Any]:
     if type(msg) is not dict:
         raise exc("bad_field", f"a message is a map, not {type(msg).__name__}")
     typ = msg.get("type")
     if type(typ) is not str:
         raise exc("bad_field", "a message needs a string field 'type'")
-    entry = catalogue.get(typ)
-    if entry is None:
+    spec = catalogue.get(typ)
+    if spec is None:
         raise exc("unknown_type", f"unknown message type {typ[:32]!r}; expected one of {', '.join(catalogue)}")
-    typed = _TYPED.get(id(entry))
-    if typed is None or typed[0] is not entry:
-        typed = _TYPED[id(entry)] = (entry, {"type": TYPE, **entry})
-    try:
-        _fields(typed[1], msg, strict, f"a {typ!r} message")
+    try:  # (`type` is one of the catalogue's names: nothing more to check in it)
+        _fields(spec, msg, strict, f"a {typ!r} message", ("type",))
     except _Bad as e:
         raise exc("bad_field", str(e)) from None
     return msg

@@ -1371,9 +1371,12 @@ class ColorMatch:
         Raises:
             IllegalAction: `seat` is not at the table.
         """
+        self._seat_at_table(seat)
+        return self._view(seat)
+
+    def _seat_at_table(self, seat: Any) -> None:
         if type(seat) is not int or not 0 <= seat < self.n:
             raise IllegalAction(f"There is no seat {seat!r} at this table (seats 0-{self.n - 1}).")
-        return self._view(seat)
 
     def watch_view(self) -> dict[str, Any]:
         """A watcher's view (`seat` None): only what every seat sees (no hand,
@@ -1388,8 +1391,8 @@ class ColorMatch:
         per state, then only read and sent). An event is never changed once
         emitted, and the ones kept hold only what every seat sees: a seat's
         own cards of a draw are added to a copy of that event, for that seat."""
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
-            raise IllegalAction(f"There is no seat {seat!r} at this table (seats 0-{self.n - 1}).")
+        if seat is not None:
+            self._seat_at_table(seat)
         return self._view(seat, True)
 
     def _view(self, seat: int | None, shared: bool = False) -> dict[str, Any]:

@@ -209,9 +209,7 @@ class Referee:
         self._views: dict[int | None, dict[str, Any]] = {}
         # the engine's views for a reader that changes nothing (`shared_view`, an
         # optional engine member: docs/adding-a-game.md), else its own copies
-        shared = getattr(self.g, "shared_view", None)
-        self._view_of = shared if shared is not None else (lambda seat: self.g.view(seat) if seat is not None
-                                                           else self.g.watch_view())
+        self._view_of = getattr(self.g, "shared_view", None) or self._engine_view
         self._lead = 0  # the seat whose view `_public` builds when it must build one
         for s in range(players):
             if agents and s in agents:
@@ -304,6 +302,9 @@ class Referee:
         if v is None:
             v = self._views[seat] = self._view_of(seat)
         return v
+
+    def _engine_view(self, seat: int | None) -> dict[str, Any]:
+        return self.g.view(seat) if seat is not None else self.g.watch_view()
 
     def _public(self) -> dict[str, Any]:
         """A view of the current state, read only for what every seat sees
