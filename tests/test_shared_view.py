@@ -67,6 +67,41 @@ def test_a_shared_view_holds_the_engines_own_events_and_view_copies_them():
         g.shared_view(7)
 
 
+def test_the_shared_views_of_a_state_build_what_every_seat_sees_once():
+    """Build once, send many: the seats' shared views of one state hold the
+    very same public values (built once for the state, built again after the
+    next action); a seat's own hand and its cards of a draw are its alone;
+    `view()` hands out copies that share nothing with them or each other."""
+    g = new_game("colormatch", table=GAME.default_table, players=4, seed=2)
+    rng = random.Random(2)
+    drew = None
+    for _ in range(40):
+        seat = g.to_act[0]
+        action = next((a for a in g.legal_actions(seat) if a["type"] == "draw"), None) if drew is None else None
+        g.act(seat, action or rng.choice(g.legal_actions(seat)))
+        drew = seat if action else drew
+    assert drew is not None and any("cards" in e for e in g.shared_view(drew)["events"])
+    views = [g.shared_view(s) for s in range(4)] + [g.shared_view(None)]
+    public = ("counts", "to_act", "windows", "scores", "options")
+    for key in public:
+        assert all(v[key] is views[0][key] for v in views), key
+    assert len({id(v["hand"]) for v in views[:4]}) == 4
+    mine = views[drew]["events"]
+    assert mine is not views[4]["events"] and all(v["events"] is views[4]["events"] for s, v in enumerate(views[:4])
+                                                   if not any("cards" in e for e in v["events"]))
+    copies = [g.view(0), g.view(1)]
+    for key in (*public, "hand", "events"):
+        assert copies[0][key] is not copies[1][key] and copies[0][key] is not views[0][key], key
+    copies[0]["counts"].append(99)
+    copies[0]["scores"][0] = 1000
+    assert g.shared_view(0) == g.view(0) != copies[0] and g.shared_view(0)["counts"] is views[0]["counts"]
+    seat = g.to_act[0]
+    g.act(seat, g.legal_actions(seat)[0])
+    after = g.shared_view(0)
+    assert after["step"] == views[0]["step"] + 1 and after["counts"] is not views[0]["counts"]
+    assert after == g.view(0) and g.shared_view(1)["counts"] is after["counts"]
+
+
 def test_the_referee_hands_out_the_engines_views():
     rng = random.Random(9)
     for table in GAME.tables:

@@ -361,7 +361,7 @@ class ColorMatch:
         "mode", "n", "options", "outcome", "pend_cards", "pend_kind", "pending", "phase", "pile", "pile_far",
         "queue", "rng", "round", "scores", "seven_o", "shields", "shown", "spec", "stacking", "step",
         "strict_wild4", "table", "target", "teams", "turns", "w4", "windows", "_turn_legal",
-        "_draw_with_play",
+        "_draw_with_play", "_pub",
     )
 
     def __init__(
@@ -525,6 +525,7 @@ class ColorMatch:
         # type/card/color, draw and pass (no calls, no window, nothing shown)
         self._turn_legal: list[dict[str, Any]] | None = None
         self._to_act: list[int] | None = None
+        self._pub: dict[str, Any] | None = None  # the public part of this state's shared views (`_view`)
         self._emit({"type": "deal", "round": self.round, "top": starter, "first": first_seat})
         self.cur = first_seat
         self.phase = TURN
@@ -861,7 +862,7 @@ class ColorMatch:
                         self.phase = TURN
                         self.step += 1
                         self._cache = {}
-                        self._to_act = self._turn_legal = None
+                        self._to_act = self._turn_legal = self._pub = None
                         return [event.copy()]  # the one event
                     self._handoff(seat)
                 else:
@@ -937,7 +938,7 @@ class ColorMatch:
                 self._apply(seat, key)
         self.step += 1
         self._cache = {}
-        self._to_act = self._turn_legal = None
+        self._to_act = self._turn_legal = self._pub = None
         fresh = self._ev_n - mark
         return list(map(dict.copy, self._events[-fresh:])) if fresh else []
 
@@ -1188,7 +1189,7 @@ class ColorMatch:
         dropped; the caller's copies of the events emitted since event `mark`."""
         self.step += 1
         self._cache = {}
-        self._to_act = self._turn_legal = None
+        self._to_act = self._turn_legal = self._pub = None
         fresh = self._ev_n - mark
         if fresh == 1:
             return [self._events[-1].copy()]
@@ -1396,23 +1397,49 @@ class ColorMatch:
         return self._view(seat, True)
 
     def _view(self, seat: int | None, shared: bool = False) -> dict[str, Any]:
+        """`seat`'s view (None: a watcher's). What every seat sees alike is
+        `_public`'s; what is the seat's own (its hand, its cards of a draw, a
+        drawn or shown card, the far faces it may see) is added for it alone.
+        `shared`: the public part is built once per state and its values, the
+        events included, are the engine's own objects, shared by every seat's
+        shared view of this state (for a reader that changes nothing)."""
         if shared:
-            events = self._events[-EVENT_MEMORY:]
+            pub = self._pub
+            if pub is None:
+                pub = self._pub = self._public(self._events[-EVENT_MEMORY:])
+            v = pub.copy()
+            events = pub["events"]
             if events and seat is not None:
                 lo = events[0]["n"]  # events are numbered 1, 2, 3 ... in the order kept
                 for n, p in reversed(self._private.items()):  # (in the same order)
                     if n < lo:
                         break
                     if p[0] == seat:
+                        if events is pub["events"]:
+                            events = v["events"] = events[:]
                         events[n - lo] = {**events[n - lo], "cards": list(p[1])}
         else:
-            events = self._event_copies(seat)
+            v = self._public(self._event_copies(seat))
+        v["seat"] = seat
+        if seat is not None:
+            v["hand"] = list(self.hands[seat])
+        if self.daynight:
+            v["far"] = {s: sorted(self.fars[s]) for s in range(self.n) if s != seat}
+        if seat in self.shown:
+            v["shown"] = self.shown[seat]
+        if self.phase == DRAWN and seat == self.cur:
+            v["drawn"] = self.hands[seat][self.drawn]
+        return v
+
+    def _public(self, events: list[dict[str, Any]]) -> dict[str, Any]:
+        """A view's keys as a watcher sees them, each value built fresh (`seat`
+        None and an empty `hand`, in their places, for `_view` to fill)."""
         v: dict[str, Any] = {
             "game": "colormatch",
             "table": self.table,
-            "seat": seat,
+            "seat": None,
             "players": self.n,
-            "hand": list(self.hands[seat]) if seat is not None else [],
+            "hand": [],
             "counts": [len(h) for h in self.hands],
             "top": self.disc[-1],
             "color": self.color,
@@ -1443,14 +1470,10 @@ class ColorMatch:
             v["one_card"] = [s for s in range(self.n) if len(self.hands[s]) == 1]
         if self.daynight:
             v["face"] = "night" if self.face else "day"
-            v["far"] = {s: sorted(self.fars[s]) for s in range(self.n) if s != seat}
+            v["far"] = {}  # (its place: `_view` fills it)
             v["draw_far"] = self.pile_far[-1] if self.pile_far else None
         if self.spec.deck == "siege":
             v["shields"] = sorted(self.shields)
-        if seat in self.shown:
-            v["shown"] = self.shown[seat]
-        if self.phase == DRAWN and seat == self.cur:
-            v["drawn"] = self.hands[seat][self.drawn]
         if self.daily is not None:
             v["daily"] = self.daily
         if self.teams:
