@@ -52,7 +52,7 @@ What it prints (stdout; progress goes to stderr unless --quiet)
     row per cell: engine, table, players, steps/s, games/s, steps/game and
     spread ((max - min) / median of steps/s over the rounds); then the RLCard env and bare rows; then the ratios of lanmatch
     `standard` 4p steps/s over RLCard env and over RLCard bare steps/s, with
-    the target (>= 4x the env). Games differ in length because the rules
+    the target (>= 6x the env, issue 19; 4x before it). Games differ in length because the rules
     differ, so steps/s is the comparable figure, not games/s.
 
     With --profile it instead runs pyinstrument over `--seconds` of standard
@@ -77,7 +77,7 @@ from pathlib import Path
 TABLES = ("standard", "toll", "classic", "daynight", "siege", "cards")
 PLAYERS = (2, 4)
 RLCARD_KINDS = ("env", "bare")
-TARGET_RATIO = 4.0  # lanmatch standard 4p steps/s over RLCard env steps/s
+TARGET_RATIO = 6.0  # lanmatch standard 4p steps/s over RLCard env steps/s (issue 19; 4x before it)
 HEADLINE = ("standard", 4)
 
 
