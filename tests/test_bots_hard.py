@@ -4,6 +4,7 @@ of how each seat answers a +4 (`Memory.answers_w4`)."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
@@ -35,6 +36,29 @@ def test_the_table_judge_is_a_share_that_falls_with_cards():
     assert shares[1] > shares[2]  # the same count, but to move with a play (G3 on G5)
     w.hands[2] = ["B1", "B2", "W"]  # a wild for a number: worth more than a card's worth
     assert bot.judge(w, 2) > shares[2]
+
+
+def test_the_judge_at_four_seats_weighs_as_fitted_for_the_tables_deck():
+    """Each table's judge is its deck's fit (`HardBot.deck_weights`), else the
+    classic fit (`table_weights`); three seats keep `trio_weights`. Which deck
+    a table has is read from its declaration: no table by its name here."""
+    tables = get_game("colormatch").tables
+    assert set(CM.HardBot.deck_weights) <= set(L.DECKS)
+    assert all(len(ks) == 5 for ks in CM.HardBot.deck_weights.values())
+    hands = [["R1", "R2"], ["Y1", "Y2", "G3"], ["B1", "B2", "B3", "W"], ["R3", "R4", "R5", "R+2"]]
+    seen = set()
+    for name, spec in tables.items():
+        bot = CM.HardBot(name, 0, 1)
+        ks = CM.HardBot.deck_weights.get(spec.deck, CM.HardBot.table_weights)
+        w = world(hands, cur=1)
+        zs = [math.exp(sum(k * f for k, f in zip(ks, CM.table_features(w, s), strict=True))) for s in range(4)]
+        assert abs(bot.judge(w, 2) - zs[2] / sum(zs)) < 1e-12, name
+        seen.add(ks)
+        w3 = world(hands[:3], cur=1)
+        z3 = [math.exp(sum(k * f for k, f in zip(bot.trio_weights, CM.table_features(w3, s), strict=True)))
+              for s in range(3)]
+        assert abs(bot.judge(w3, 2) - z3[2] / sum(z3)) < 1e-12, name
+    assert len(seen) == 1 + len(CM.HardBot.deck_weights)  # every fit in use, and the classic one too
 
 
 def test_epsilon_rollouts_play_only_what_the_rules_allow():

@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
 
 from lanmatch.bots import Bot
 from lanmatch.bots import lookahead as L
@@ -876,6 +876,14 @@ class HardBot(MediumBot):
     # the judge of 3 seats or more (`horizon` set): weights of `table_features`; () is the hand-size judge
     table_weights: tuple[float, ...] = (0.36, 0.77, 0.19, 0.29, 0.56)  # 4 seats or more
     trio_weights: tuple[float, ...] = (0.28, 0.78, 0.15, 0.20, 0.34)  # 3 seats
+    # ... 4 seats or more at a table of this deck (`Table.deck`): fitted to playouts at its tables
+    # (`bench/fit_table_judge.py`); a deck without its own takes `table_weights` (fitted at `classic`).
+    # The standard deck's tables leave no pile waiting (unless `stacking`), so its fit gave a waiting
+    # pile no weight: the classic fit's stands in for it.
+    deck_weights: ClassVar[dict[str, tuple[float, ...]]] = {
+        "standard": (0.370, 0.850, 0.112, 0.303, 0.56),
+        "siege": (0.425, 0.908, 0.155, 0.363, 0.481),
+    }
 
     # ------------------------------------------------------------ memory use
 
@@ -1028,7 +1036,7 @@ class HardBot(MediumBot):
             return 1.0 / len(w.winners) if me in w.winners else 0.0
         if w.n == 2:
             return self.duel_judge(w, me)
-        ks = self.trio_weights if w.n == 3 else self.table_weights
+        ks = self.trio_weights if w.n == 3 else self.deck_weights.get(self.rules.table.deck, self.table_weights)
         if ks:
             # a conditional logit: each seat's chance to win is its share of
             # exp(weights . features) (fitted to playouts, see docs/bots.md)
