@@ -87,7 +87,7 @@ def test_the_shared_views_of_a_state_build_what_every_seat_sees_once():
         assert all(v[key] is views[0][key] for v in views), key
     assert len({id(v["hand"]) for v in views[:4]}) == 4
     mine = views[drew]["events"]
-    assert mine is not views[4]["events"] and all(v["events"] is views[4]["events"] for s, v in enumerate(views[:4])
+    assert mine is not views[4]["events"] and all(v["events"] is views[4]["events"] for v in views[:4]
                                                    if not any("cards" in e for e in v["events"]))
     copies = [g.view(0), g.view(1)]
     for key in (*public, "hand", "events"):
