@@ -15,6 +15,8 @@ referee and the engine, each seat's view message, its delta
 (`DeltaSender.next`, as `RoomActor._send_views` calls it) and its frame
 (`Connection._frame`: numbered, encoded). The frames are not sent. Rematches
 are dealt when a game ends (their work is counted too, as the host's is).
+So is this file's own choice of a move (the acting seat and its legal
+actions read from the referee: a few µs an action).
 
 It prints the time per action (median of `--rounds` rounds, after one
 untimed round). `--instructions` runs this file twice under `valgrind
