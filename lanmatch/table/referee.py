@@ -296,8 +296,9 @@ class Referee:
         """The engine's `step`: actions applied so far; actions must answer it."""
         return self._public()["step"]
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """The engine view of `seat` for the current state (built once per state; do not mutate)."""
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The engine view of `seat` (None: a watcher's) for the current state
+        (built once per state; do not mutate)."""
         v = self._views.get(seat)
         if v is None:
             v = self._views[seat] = self._view_of(seat)
@@ -318,10 +319,7 @@ class Referee:
     def spectator_view(self) -> dict[str, Any]:
         """What a spectator sees: the engine's watcher view (`watch_view()`),
         redacted at the source like a seat's (built once per state; do not mutate)."""
-        v = self._views.get(None)
-        if v is None:
-            v = self._views[None] = self._view_of(None)
-        return v
+        return self.view(None)
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
         return self.g.legal_actions(seat)
