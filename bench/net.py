@@ -6,6 +6,7 @@
     python bench/net.py load ... --deltas                     # the load with seats that ask for deltas
     python bench/net.py busy       [--hard-rooms 20]      # the round trip beside rooms of Hard room bots
     python bench/net.py load       [--tables 100] [--seconds 10] [--procs 4]
+    python bench/net.py instr      [--actions 300] [--seats 4] [--deltas] [--host-tree DIR] # host instructions per action (callgrind)
     python bench/net.py discovery  [--runs 10]
     python bench/net.py all
 
@@ -19,6 +20,7 @@ import argparse
 import json
 import os
 import random
+import re
 import resource
 import statistics
 import subprocess
@@ -226,8 +228,10 @@ async def echo_rtt(port: int, n: int, plain: bool = True) -> list[float]:
 
 
 class TwoSeats:
-    """Two raw peers at a 2-seat Classic table that take turns; each action is
-    timed from sending `act` to receiving the actor's own new view."""
+    """Raw peers at a Classic table (two seats unless `open(seats=...)`) that
+    take turns; each action is timed from sending `act` to receiving the
+    actor's own new view, and every other seat reads its view of that state
+    before the next action."""
 
     def __init__(self, peers: list[Raw], latest: list[dict]):
         self.peers = peers
@@ -235,18 +239,19 @@ class TwoSeats:
         self.rng = random.Random(2)
 
     @classmethod
-    async def open(cls, port: int, room: str = "bench") -> TwoSeats:
+    async def open(cls, port: int, room: str = "bench", seats: int = 2) -> TwoSeats:
         peers = []
-        for k in range(2):
+        for k in range(seats):
             p = Raw(await open_stream(port))
             await p.send(hello(f"p{k}"))
             await p.expect("welcome")
             peers.append(p)
         await peers[0].send({"type": "create", "room": room, "game": "colormatch", "table": "classic",
-                             "seats": 2, "clock": 600})
+                             "seats": seats, "clock": 600})
         await peers[0].expect("seated")
-        await peers[1].send({"type": "join", "room": room})
-        await peers[1].expect("seated")
+        for p in peers[1:]:
+            await p.send({"type": "join", "room": room})
+            await p.expect("seated")
         await peers[0].send({"type": "start"})
         return cls(peers, [await p.expect("view") for p in peers])
 
@@ -259,14 +264,14 @@ class TwoSeats:
             sid = latest[0]["state_id"]
             if latest[0]["view"]["outcome"] is not None:
                 await peers[0].send({"type": "rematch"})
-                for k in range(2):
+                for k in range(len(peers)):
                     while True:
                         v = await peers[k].expect("view")
                         if v["view"]["outcome"] is None:
                             latest[k] = v
                             break
                 continue
-            k = 0 if latest[0]["legal"] else 1
+            k = next((j for j, m in enumerate(latest) if m["legal"]), 0)
             action = rng.choice(latest[k]["legal"])
             t = time.perf_counter()
             await peers[k].send({"type": "act", "state_id": sid, "action": action})
@@ -283,11 +288,11 @@ class TwoSeats:
             else:
                 out.append(dt)
             latest[k] = v
-            other = 1 - k
-            while latest[other]["state_id"] != v["state_id"]:
-                m = await peers[other].recv()
-                if m["type"] == "view":
-                    latest[other] = m
+            for other in range(len(peers)):
+                while latest[other]["state_id"] != v["state_id"]:
+                    m = await peers[other].recv()
+                    if m["type"] == "view":
+                        latest[other] = m
         return out
 
     async def aclose(self) -> None:
@@ -450,6 +455,47 @@ def run_busy(args) -> dict:
 
 
 # ------------------------------------------------------------------ load
+
+
+async def instr_actions(port: int, n: int, seats: int) -> None:
+    table = await TwoSeats.open(port, seats=seats)
+    if n:
+        await table.timed(n)
+    await table.aclose()
+
+
+def run_instr(args) -> dict:
+    """Instructions the host process executes per action, in place: the
+    round-trip host (`_rtthost`, TLS unless LANMATCH_BENCH_PLAIN=1) under
+    `valgrind --tool=callgrind`, driven by `--seats` raw peers (deltas with
+    `--deltas`) for 0 and for `--actions` actions; the difference of the two
+    counts per action. Everything the host runs is in it (the lobby, the
+    room, the engine, the views and deltas, msgpack, TLS, trio's scheduler,
+    the user side of its system calls); the kernel's side is not. A count,
+    not a time: the same on a loaded machine, so two trees can be compared:
+    `--host-tree DIR` runs DIR/bench/net.py's `_rtthost` (DIR's lanmatch)
+    as the host, driven by this file's peers."""
+    global DELTAS
+    DELTAS = args.deltas
+    counts = []
+    for n in (0, args.actions):
+        script = Path(args.host_tree, "bench", "net.py") if args.host_tree else HERE
+        p = subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                              str(script), "_rtthost"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        try:
+            port = int(p.stdout.readline().split()[1])
+            trio.run(instr_actions, port, n, args.seats)
+        finally:
+            p.stdin.close()
+            err = p.stderr.read()
+            p.wait(timeout=120)
+        counts.append(int(re.search(r"Collected : (\d+)", err).group(1)))
+    per = (counts[1] - counts[0]) / args.actions
+    print(f"host process in place ({args.host_tree or 'this tree'}, {'TLS' if host_tls() else 'plain TCP'}, {args.seats} seats at classic, "
+          f"{'deltas' if args.deltas else 'full views'}): {per:,.0f} instructions per action "
+          f"({args.actions} actions, callgrind)")
+    return {"instructions_per_action": per}
 
 
 def cpu_seconds() -> float:
@@ -672,7 +718,7 @@ def run_discovery(args) -> dict:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("what", choices=["rtt", "tls", "deltas", "busy", "load", "discovery", "all", "_host", "_bots", "_echo", "_rtthost"])
+    p.add_argument("what", choices=["rtt", "tls", "deltas", "busy", "load", "instr", "discovery", "all", "_host", "_bots", "_echo", "_rtthost"])
     p.add_argument("--actions", type=int, default=3000)
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--seconds", type=float, default=10.0)
@@ -684,7 +730,9 @@ def main() -> None:
     p.add_argument("--hard-rooms", type=int, default=0, help="busy: rooms of Hard room bots beside the measured table")
     p.add_argument("--rounds", type=int, default=4, help="busy: alternating rounds of each mode")
     p.add_argument("--pace", type=float, default=AUTOPILOT_PACE, help="busy: the room bots' pause before a move")
-    p.add_argument("--deltas", action="store_true", help="load: the seats ask for deltas")
+    p.add_argument("--deltas", action="store_true", help="load, instr: the seats ask for deltas")
+    p.add_argument("--seats", type=int, default=4, help="instr: seats at the table")
+    p.add_argument("--host-tree", help="instr: the host is this tree's bench/net.py _rtthost")
     p.add_argument("--store", action="store_true", help="rtt: also measure a host that keeps every match in a store")
     args = p.parse_args()
     if args.what == "busy" and not args.hard_rooms:
@@ -719,6 +767,8 @@ def main() -> None:
             run_deltas(args)
         if args.what in ("load", "all"):
             run_load(args)
+        if args.what == "instr":
+            run_instr(args)
         if args.what in ("discovery", "all"):
             run_discovery(args)
 
