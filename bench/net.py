@@ -454,7 +454,7 @@ def run_busy(args) -> dict:
     return res
 
 
-# ------------------------------------------------------------------ load
+# ------------------------------------------------------------------ instructions
 
 
 async def instr_actions(port: int, n: int, seats: int) -> None:
@@ -496,6 +496,9 @@ def run_instr(args) -> dict:
           f"{'deltas' if args.deltas else 'full views'}): {per:,.0f} instructions per action "
           f"({args.actions} actions, callgrind)")
     return {"instructions_per_action": per}
+
+
+# ------------------------------------------------------------------ load
 
 
 def cpu_seconds() -> float:
