@@ -18,8 +18,8 @@ fair share, `no` otherwise. With `--seeds N` each cell plays the games of
 N seeds from `--seed`, a row a seed, then a row of all their games pooled
 (the verdict of that row is the one to trust: one seed's 4000 games put a
 4-seat share within about a point and a half either way, issue 17's cells
-within a point of their targets on one seed and not on the next). `dominoes` in `--tables` adds the Dominoes rows
-(matches to 100).
+within a point of their targets on one seed and not on the next).
+`dominoes` in `--tables` adds the Dominoes rows (matches to 100).
 
 **Decision time.** Each table plays `--games` seeded games per seat count
 with Hard in seat 0 and Medium in the other seats (and, with `--easy`, a game
@@ -117,11 +117,11 @@ def row(table: str, players: int, bots: tuple[str, ...], games: int, share: floa
 
 
 def strength_rows(table: str, players: int, bots: tuple[str, ...], games: int, seeds: list[int], jobs: int,
-                  target: float) -> list[str]:
-    """One row a seed (its `games` games), then, for several seeds, their
+                  target: float) -> None:
+    """Print a row a seed (its `games` games), then, for several seeds, their
     games pooled (the share of all, its Wilson interval and verdict)."""
     game = "dominoes" if table == "dominoes" else "colormatch"
-    out, wins, played = [], 0.0, 0
+    wins, played = 0.0, 0
     for seed in seeds:
         config = SimConfig(game=game, table=None if game == "dominoes" else table, players=players, bots=bots,
                            games=games, seed=seed)
@@ -131,13 +131,11 @@ def strength_rows(table: str, players: int, bots: tuple[str, ...], games: int, s
         wins += s0["wins"]
         played += res["games"]
         note = f"{time.perf_counter() - t0:>5.0f}s" + (f"  --seed {seed}" if len(seeds) > 1 else "")
-        out.append(row(table, players, bots, res["games"], s0["win_share"], *s0["ci95"], target, note))
-        print(out[-1], flush=True)
+        print(row(table, players, bots, res["games"], s0["win_share"], *s0["ci95"], target, note), flush=True)
     if len(seeds) > 1:
         lo, hi = wilson(wins, played)
-        out.append(row(table, players, bots, played, wins / played, lo, hi, target, f"       {len(seeds)} seeds pooled"))
-        print(out[-1], flush=True)
-    return out
+        print(row(table, players, bots, played, wins / played, lo, hi, target, f"       {len(seeds)} seeds pooled"),
+              flush=True)
 
 
 def strength(args) -> None:
