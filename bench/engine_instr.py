@@ -20,6 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import callgrind
+
 HERE = Path(__file__).resolve().parent
 
 LANMATCH = """
@@ -43,14 +45,14 @@ print("STEPS", r["steps"])
 def count(python: str, code: str) -> tuple[int, int]:
     """(steps, instructions) of one callgrind run of `code`."""
     out = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", python, "-c", code],
+        [*callgrind.COMMAND, python, "-c", code],
         capture_output=True,
         text=True,
         cwd="/tmp",
         check=True,
     )
     steps = int(re.search(r"^STEPS (\d+)", out.stdout, re.M).group(1))
-    instr = int(re.search(r"Collected : (\d+)", out.stderr).group(1))
+    instr = callgrind.collected(out.stderr)
     return steps, instr
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 import statistics
 import subprocess
 import sys
@@ -39,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import callgrind  # noqa: E402  (this file's folder)
 
 from lanmatch.net.conn import Connection  # noqa: E402
 from lanmatch.net.host import _numbered  # noqa: E402
@@ -120,9 +121,9 @@ def instructions(args: argparse.Namespace, actions: int) -> int:
     """Instructions of one callgrind run of this file (`--count`) playing `actions` actions."""
     cmd = [sys.executable, __file__, "--count", "--actions", str(actions), "--seats", str(args.seats),
            "--table", args.table, *(["--full"] if args.full else [])]
-    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+    out = subprocess.run([*callgrind.COMMAND, *cmd],
                          capture_output=True, text=True, check=True)
-    return int(re.search(r"Collected : (\d+)", out.stderr).group(1))
+    return callgrind.collected(out.stderr)
 
 
 def main() -> None:

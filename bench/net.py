@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import random
-import re
 import resource
 import statistics
 import subprocess
@@ -31,6 +30,8 @@ from pathlib import Path
 import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import callgrind  # noqa: E402  (this file's folder)
 
 from lanmatch.net.host import MAX_PER_ADDRESS, Host  # noqa: E402
 from lanmatch.net.tls import client_handshake  # noqa: E402
@@ -480,8 +481,7 @@ def run_instr(args) -> dict:
     counts = []
     for n in (0, args.actions):
         script = Path(args.host_tree, "bench", "net.py") if args.host_tree else HERE
-        p = subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                              str(script), "_rtthost"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        p = subprocess.Popen([*callgrind.COMMAND, sys.executable, str(script), "_rtthost"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         try:
             port = int(p.stdout.readline().split()[1])
@@ -490,7 +490,7 @@ def run_instr(args) -> dict:
             p.stdin.close()
             err = p.stderr.read()
             p.wait(timeout=120)
-        counts.append(int(re.search(r"Collected : (\d+)", err).group(1)))
+        counts.append(callgrind.collected(err))
     per = (counts[1] - counts[0]) / args.actions
     print(f"host process in place ({args.host_tree or 'this tree'}, {'TLS' if host_tls() else 'plain TCP'}, {args.seats} seats at classic, "
           f"{'deltas' if args.deltas else 'full views'}): {per:,.0f} instructions per action "
