@@ -51,10 +51,12 @@ import itertools
 import logging
 import math
 import ssl
+import threading
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+import msgpack
 import trio
 
 from lanmatch.net.tls import TLSStream, write_nowait
@@ -67,6 +69,17 @@ from lanmatch.protocol import (
 )
 
 log = logging.getLogger("lanmatch.net")
+
+# one msgpack Packer a thread, kept (`msgpack.packb` makes one, and its buffer, for every message)
+_packers = threading.local()
+
+
+def _packer() -> msgpack.Packer:
+    try:
+        return _packers.packer
+    except AttributeError:
+        packer = _packers.packer = msgpack.Packer(use_bin_type=True)
+        return packer
 
 HEARTBEAT = 1.0
 DEAD_AFTER = 4.0
@@ -217,7 +230,7 @@ class Connection:
         try:
             if self.on_frame_sent is not None:
                 self.on_frame_sent(m)
-            return encode_frame(m, self.max_frame)
+            return encode_frame(m, self.max_frame, _packer())
         except LocalProtocolError:
             # our bug: loud in the log, and only this connection pays
             log.exception("%s: refusing to send an invalid message %.200r", escape(self.label), m)
@@ -319,7 +332,7 @@ class Connection:
                         msg = {"seq": self.seq, **msg}
                     if self.on_frame_sent is not None:
                         self.on_frame_sent(msg)
-                    frames.append(encode_frame(msg, self.max_frame))
+                    frames.append(encode_frame(msg, self.max_frame, _packer()))
                 await self.stream.send_all(b"".join(frames))
                 self.sent_frames += len(frames)
             except (trio.BrokenResourceError, trio.ClosedResourceError, trio.BusyResourceError, OSError,

@@ -55,20 +55,24 @@ def _no_ext(code: int, data: bytes) -> Any:
     raise RemoteProtocolError("bad_frame", f"msgpack extension type {code} is not part of the protocol")
 
 
-def pack(obj: Any) -> bytes:
-    """msgpack bytes of `obj` (str keys, no extension types).
+def pack(obj: Any, packer: msgpack.Packer | None = None) -> bytes:
+    """msgpack bytes of `obj` (str keys, no extension types). `packer`: a
+    `msgpack.Packer(use_bin_type=True)` to use (the caller's, kept: never
+    used by two threads at once); None: a new one.
 
     Raises:
         LocalProtocolError: `obj` holds something msgpack cannot encode.
     """
     try:
+        if packer is not None:
+            return packer.pack(obj)  # (a Packer starts afresh after an error too)
         return msgpack.packb(obj, use_bin_type=True)
     except (TypeError, ValueError, OverflowError) as e:
         raise LocalProtocolError("unencodable", f"cannot encode message: {e}") from e
 
 
-def encode_frame(msg: dict[str, Any], max_frame: int = MAX_FRAME) -> bytes:
-    """One frame (length prefix + msgpack body) holding `msg`.
+def encode_frame(msg: dict[str, Any], max_frame: int = MAX_FRAME, packer: msgpack.Packer | None = None) -> bytes:
+    """One frame (length prefix + msgpack body) holding `msg` (`packer`: see `pack`).
 
     Raises:
         LocalProtocolError: `msg` is not a map, cannot be encoded, or is larger
@@ -76,7 +80,7 @@ def encode_frame(msg: dict[str, Any], max_frame: int = MAX_FRAME) -> bytes:
     """
     if not isinstance(msg, dict):
         raise LocalProtocolError("not_a_map", f"a message is a map, not {type(msg).__name__}")
-    body = pack(msg)
+    body = pack(msg, packer)
     if len(body) > max_frame:
         raise LocalProtocolError(
             "oversize", f"message of type {msg.get('type')!r} is {len(body)} bytes, over the {max_frame}-byte cap"
