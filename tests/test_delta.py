@@ -368,3 +368,50 @@ def test_events_are_compared_by_number_only_within_one_game():
     play(a, rng)
     again = view_message(a, 0, rng)
     assert make_delta(ma, again, same_game=True) == make_delta(ma, again)
+
+
+REFEREE_CASES = [(game.name, table) for game in GAMES.values() for table in game.tables]
+
+
+@pytest.mark.parametrize(("game", "table"), REFEREE_CASES)
+def test_deltas_of_the_referees_views_read_only_what_changed_and_are_exact(game, table):
+    """The host's way: each seat's `DeltaSender` is given the referee's
+    views and the referee itself, whose `view_changes` names what changed
+    between two successive states (Color Match's engine knows it; for a game
+    that does not, every key is compared). A seat that is sent every state
+    and one that misses some (the slow path) both rebuild exactly the full
+    view, and a delta made from what the referee names is the delta made
+    by comparing every key."""
+    from lanmatch.table.referee import Referee
+
+    players = 4 if GAMES[game].seats_ok(4) else GAMES[game].min_players
+    rng = random.Random(f"{game} {table}")
+    ref = Referee(game, table, players, seed=11, now=0.0, clock=600.0)
+    seats: list[int | None] = [*range(players), None]
+    every = {s: DeltaSender() for s in seats}
+    some = {s: DeltaSender() for s in seats}  # sent about two states in three
+    named = 0
+    now = 0.0
+    for _ in range(150):
+        if ref.over:
+            break
+        common = {"type": "view", "room": "r", "state_id": ref.state_id, "timers": ref.timers(now),
+                  "autopilot": ref.autopilot()}
+        for s in seats:
+            view, legal = (ref.spectator_view(), []) if s is None else (ref.view(s), ref.legal(s))
+            msg = {**common, "view": view_to_wire(view), "legal": legal}
+            for sender in (every[s], *([some[s]] if rng.random() < 0.65 else [])):
+                before = sender.last
+                changes = ref.view_changes(before["view"], msg["view"]) if before is not None else None
+                out = sender.next(msg, ref)
+                if out["type"] == "delta":
+                    assert wire(apply_delta(before, out)) == wire({**msg, "vn": out["vn"]})
+                    if changes is not None:
+                        named += 1
+                        slow = make_delta(before, msg, same_game=True)
+                        assert wire(apply_delta(before, {**slow, "vn": out["vn"]})) == wire(apply_delta(before, out))
+        seat = rng.choice([s for s in ref.spectator_view()["to_act"] if ref.legal(s)])
+        now += 1.0
+        ref.act(seat, rng.choice(ref.legal(seat)), ref.state_id, now)
+    shares = hasattr(ref.g, "shared_view_changes")
+    assert (named > 100) if shares else named == 0

@@ -117,3 +117,49 @@ def test_the_referee_hands_out_the_engines_views():
             seat = rng.choice([s for s in ref.g.to_act if ref.legal(s)])
             now += 1.0
             ref.act(seat, rng.choice(ref.legal(seat)), ref.state_id, now)
+
+
+@pytest.mark.parametrize("table", list(GAME.tables))
+def test_a_state_keeps_what_did_not_change_and_names_what_did(table):
+    """Between two successive states whose shared views were built, a value
+    every seat sees alike that did not change is the earlier state's very
+    object, and `shared_view_changes` names every other difference: the
+    public keys that changed (with the new views' own values) and the seat's
+    own keys. For states further apart it says it does not know."""
+    rng = random.Random(f"changes {table}")
+    named = kept = 0
+    for players in (LO, 4, HI):
+        before = None
+        for g in _random_game(table, players, 7, rng):
+            views = {s: g.shared_view(s) for s in [*range(players), None]}
+            step = views[None]["step"]
+            if before is not None:
+                since = before[None]["step"]
+                public, own = g.shared_view_changes(since, step)
+                assert g.shared_view_changes(since - 1, step) is None and g.shared_view_changes(since, step + 1) is None
+                for s, new in views.items():
+                    old = before[s]
+                    assert set(old) ^ set(new) <= set(own), (s, step)
+                    for k, v in new.items():
+                        if k == "events" or k in own:
+                            continue
+                        if k in public:
+                            assert v is public[k] and v != old[k], (k, s, step)
+                            named += 1
+                        else:
+                            assert v is old[k], (k, s, step)  # kept: found by identity
+                            kept += 1
+            before = views
+    assert named > 100 and kept > 2 * named  # most of a view stays from one state to the next
+
+
+def test_a_watchers_copy_is_fresh_even_where_the_shared_views_keep_a_value():
+    """Keeping a state's unchanged values for the next is the shared views'
+    alone: `view` and `watch_view` still hand out fresh copies."""
+    g = new_game("colormatch", table=GAME.default_table, players=3, seed=4)
+    first = g.shared_view(None)
+    seat = g.to_act[0]
+    g.act(seat, g.legal_actions(seat)[0])
+    assert g.shared_view(None)["scores"] is first["scores"]
+    copy = g.watch_view()
+    assert copy["scores"] == first["scores"] and copy["scores"] is not first["scores"]

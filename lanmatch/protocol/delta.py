@@ -13,6 +13,16 @@ previous one on this connection; a delta applies to the view numbered
 `snapshot` (a full view, numbered) starts it afresh. The sender keeps the
 last message it sent (not copied: views are built fresh for each state and
 never changed after).
+
+What a delta costs the host. Comparing two views key by key, four seats an
+action, was a good part of the host's work; the game knows better what
+changed. The referee's `view_changes` (from the engine's optional
+`shared_view_changes`, docs/adding-a-game.md) names, for a seat's views of
+two successive states, the keys every seat sees alike that changed, with
+their new values (found once a state for every seat), and the keys that are
+the seat's own: only those are compared. Where it cannot say (another
+game, states skipped, a rematch), every key is compared, the values an
+engine kept from the state before (the same objects) at once by identity.
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ TOP = ("legal", "timers", "autopilot")
 # ... and those a view message has only sometimes (`paused`: true while the clocks are paused);
 # a delta says `false` when one went away
 FLAGS = ("paused",)
+_NONE = object()  # (a key a view does not have)
 
 
 def _events(old: list[dict[str, Any]], new: list[dict[str, Any]],
@@ -50,14 +61,33 @@ def _events(old: list[dict[str, Any]], new: list[dict[str, Any]],
     return len(old) - j, new[j:]
 
 
-def make_delta(old: dict[str, Any], new: dict[str, Any], *, same_game: bool = False) -> dict[str, Any]:
+Changes = tuple[dict[str, Any], tuple[str, ...]]
+
+
+def make_delta(old: dict[str, Any], new: dict[str, Any], *, same_game: bool = False,
+               changes: Changes | None = None) -> dict[str, Any]:
     """The `delta` message (without `vn` and `seq`) that turns the view
     message `old` into `new` (both as sent: `view_to_wire`'s form).
-    `same_game`: both are one seat's views of one game (see `_events`)."""
+    `same_game`: both are one seat's views of one game (see `_events`).
+    `changes`: what the game knows differs between the two views besides
+    their events (`Referee.view_changes`): the keys that changed with their
+    new values, and the only other keys that may differ; None: any may."""
     ov, nv = old["view"], new["view"]
-    changed = {k: v for k, v in nv.items() if k != "events" and (k not in ov or ov[k] != v)}
     d: dict[str, Any] = {"type": "delta", "room": new["room"], "state_id": new["state_id"]}
-    gone = [k for k in ov if k not in nv]
+    if changes is None:
+        # a value the same object in both is unchanged (an engine may keep what did
+        # not change between two states, and views are never changed once built)
+        changed = {k: v for k, v in nv.items() if (o := ov.get(k, _NONE)) is not v and k != "events" and o != v}
+        gone = [k for k in ov if k not in nv] if ov.keys() != nv.keys() else None
+    else:
+        changed, gone = changes[0].copy(), []
+        for k in changes[1]:
+            v = nv.get(k, _NONE)
+            if v is _NONE:
+                if k in ov:
+                    gone.append(k)
+            elif (o := ov.get(k, _NONE)) is not v and o != v:
+                changed[k] = v
     if gone:
         d["unset"] = gone
     if "events" in nv:
@@ -147,11 +177,15 @@ class DeltaSender:
         """What to send for the view message `msg`: a numbered `delta`, or `msg`
         in full. `game`: the game `msg` shows (the host passes its referee):
         two views of one seat in the same game hold their common events alike,
-        so they are compared by number only (`_events`)."""
+        so they are compared by number only (`_events`); and where `game`
+        has `view_changes(old_view, new_view)` (the referee), only what it
+        names is compared (`make_delta`'s `changes`)."""
         last = self.last
         if last is None or last["room"] != msg["room"] or last["view"].get("seat") != msg["view"].get("seat"):
             return self.full(msg, game)
-        d = make_delta(last, msg, same_game=game is not None and game is self.game)
+        same = game is not None and game is self.game
+        known = getattr(game, "view_changes", None) if same else None
+        d = make_delta(last, msg, same_game=same, changes=known and known(last["view"], msg["view"]))
         self.vn += 1
         d["vn"] = self.vn
         self.last, self.game = {**msg, "vn": self.vn}, game

@@ -53,6 +53,9 @@ from lanmatch.rules.errors import IllegalAction
 
 HAND_SIZE = 7
 EVENT_MEMORY = 32  # events a view carries
+# a view's keys that `_view` fills for the seat alone (the rest are `_public`'s, alike for every seat)
+OWN_VIEW_KEYS = ("seat", "hand", "far", "shown", "drawn")
+_NOT_KEPT = frozenset(("events", *OWN_VIEW_KEYS))  # (`_keep_unchanged`: each state's events are its own list)
 _EVENTS_KEPT = 2 * EVENT_MEMORY  # events held before the oldest EVENT_MEMORY are dropped
 
 TURN, DRAWN, PILE, CHALLENGE, COLOR, OVER = "turn", "drawn", "pile", "challenge", "color", "over"
@@ -361,7 +364,7 @@ class ColorMatch:
         "mode", "n", "options", "outcome", "pend_cards", "pend_kind", "pending", "phase", "pile", "pile_far",
         "queue", "rng", "round", "scores", "seven_o", "shields", "shown", "spec", "stacking", "step",
         "strict_wild4", "table", "target", "teams", "turns", "w4", "windows", "_turn_legal",
-        "_draw_with_play", "_pub",
+        "_draw_with_play", "_pub", "_pub_was", "_pub_changes", "_private_shown", "_private_of",
     )
 
     def __init__(
@@ -437,6 +440,9 @@ class ColorMatch:
         # for a prefix of `_events` (filled by `view`): each event's keys holding lists
         self._event_lists: list[tuple[str, ...]] = []
         self._private: dict[int, tuple[int, list[str]]] = {}
+        # a private event as the seat it belongs to sees it (its cards added), once built (`_view`)
+        self._private_shown: dict[int, dict[str, Any]] = {}
+        self._private_of: list[list[int]] = [[] for _ in range(players)]  # each seat's keys of `_private`, in order
         self._ev_n = 0
         self._deal(deck, first_seat)
 
@@ -526,6 +532,9 @@ class ColorMatch:
         self._turn_legal: list[dict[str, Any]] | None = None
         self._to_act: list[int] | None = None
         self._pub: dict[str, Any] | None = None  # the public part of this state's shared views (`_view`)
+        self._pub_was: dict[str, Any] | None = None  # the last `_pub` built (of an earlier state)
+        # (`_pub_was`'s step, `_pub`'s step, what changed between their views): `shared_view_changes`
+        self._pub_changes: tuple[int, int, tuple[dict[str, Any], tuple[str, ...]]] | None = None
         self._emit({"type": "deal", "round": self.round, "top": starter, "first": first_seat})
         self.cur = first_seat
         self.phase = TURN
@@ -554,6 +563,7 @@ class ColorMatch:
         events.append(event)
         if private is not None:
             self._private[n] = private
+            self._private_of[private[0]].append(n)
         if len(events) > _EVENTS_KEPT:
             self._forget_events()
         return event
@@ -565,6 +575,10 @@ class ColorMatch:
         floor = self._events[0]["n"]
         for key in [k for k in self._private if k < floor]:
             del self._private[key]
+            self._private_shown.pop(key, None)
+        for mine in self._private_of:
+            while mine and mine[0] < floor:
+                del mine[0]
 
     def _next(self, seat: int, steps: int = 1) -> int:
         return (seat + self.dir * steps) % self.n
@@ -666,6 +680,8 @@ class ColorMatch:
         legal = cache.get(seat)
         if legal is not None:
             return list(map(dict.copy, legal))
+        if seat != self.cur and not self.windows and not self.jump_in:
+            return []  # (only the turn seat may act: `to_act`)
         # (the phase is never TURN once the game has its outcome)
         if self.phase == TURN and seat is self.cur and not self.windows and self._plain:
             # the common case: an ordinary turn at a plain table, in hand order
@@ -1020,6 +1036,7 @@ class ColorMatch:
             events = self._events
             events.append({"type": "draw", "seat": seat, "count": 1, "n": n})
             self._private[n] = (seat, [card])
+            self._private_of[seat].append(n)
             if len(events) > _EVENTS_KEPT:
                 self._forget_events()
         else:
@@ -1407,17 +1424,20 @@ class ColorMatch:
             pub = self._pub
             if pub is None:
                 pub = self._pub = self._public(self._events[-EVENT_MEMORY:])
+                self._keep_unchanged(pub)
             v = pub.copy()
             events = pub["events"]
-            if events and seat is not None:
+            if seat is not None and events and (mine := self._private_of[seat]) and mine[-1] >= events[0]["n"]:
                 lo = events[0]["n"]  # events are numbered 1, 2, 3 ... in the order kept
-                for n, p in reversed(self._private.items()):  # (in the same order)
+                events = v["events"] = events[:]
+                shown_of = self._private_shown
+                for n in reversed(mine):
                     if n < lo:
                         break
-                    if p[0] == seat:
-                        if events is pub["events"]:
-                            events = v["events"] = events[:]
-                        events[n - lo] = {**events[n - lo], "cards": list(p[1])}
+                    shown = shown_of.get(n)
+                    if shown is None:
+                        shown = shown_of[n] = {**events[n - lo], "cards": list(self._private[n][1])}
+                    events[n - lo] = shown
         else:
             v = self._public(self._event_copies(seat))
         v["seat"] = seat
@@ -1430,6 +1450,37 @@ class ColorMatch:
         if self.phase == DRAWN and seat == self.cur:
             v["drawn"] = self.hands[seat][self.drawn]
         return v
+
+    def _keep_unchanged(self, pub: dict[str, Any]) -> None:
+        """Make each value of the new `pub` that equals the last one built
+        (an earlier state's) that one's object, and note which keys changed
+        (`shared_view_changes`): a reader comparing two states' views then finds
+        what did not change by identity, and need not look at the rest."""
+        was, self._pub_was, self._pub_changes = self._pub_was, pub, None
+        if was is None:
+            return
+        changed = {}
+        for k, v in pub.items():
+            o = was.get(k, was)
+            if o is v or k in _NOT_KEPT:  # (most: the same small number, string, None)
+                continue
+            if type(o) is type(v) and o == v:
+                pub[k] = o
+            else:
+                changed[k] = v
+        if pub.keys() == was.keys():
+            self._pub_changes = (was["step"], pub["step"], (changed, OWN_VIEW_KEYS))
+
+    def shared_view_changes(self, since: int, step: int) -> tuple[dict[str, Any], tuple[str, ...]] | None:
+        """What may differ (besides `events`) between a seat's (or a
+        watcher's) `shared_view` of the state of step `since` and its shared
+        view of the state of step `step`: the keys every seat sees alike that
+        changed, with their new values (the very objects of every seat's
+        view), and the keys that are the seat's own (which may have changed
+        or come or gone); None when this is not known (the two are not the
+        last two states whose shared views were built)."""
+        c = self._pub_changes
+        return c[2] if c is not None and c[0] == since and c[1] == step else None
 
     def _public(self, events: list[dict[str, Any]]) -> dict[str, Any]:
         """A view's keys as a watcher sees them, each value built fresh (`seat`

@@ -210,6 +210,8 @@ class Referee:
         # the engine's views for a reader that changes nothing (`shared_view`, an
         # optional engine member: docs/adding-a-game.md), else its own copies
         self._view_of = getattr(self.g, "shared_view", None) or self._engine_view
+        # what differs between two of them (`shared_view_changes`, optional with `shared_view`)
+        self._view_changes = getattr(self.g, "shared_view_changes", None) if self._view_of is not self._engine_view else None
         self._lead = 0  # the seat whose view `_public` builds when it must build one
         for s in range(players):
             if agents and s in agents:
@@ -303,6 +305,16 @@ class Referee:
         if v is None:
             v = self._views[seat] = self._view_of(seat)
         return v
+
+    def view_changes(self, old: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]] | None:
+        """What may differ (besides `events`) between `old`, one seat's view
+        of an earlier state, and `new`, its view of the current state (both
+        this referee's, as `view` gave them): the keys that changed alike for
+        every seat with their new values, and the keys that are the seat's
+        own (to compare); None when not known (any key may differ). From the
+        engine's `shared_view_changes` (docs/adding-a-game.md); `DeltaSender` reads it."""
+        f = self._view_changes
+        return f(old.get("step"), new.get("step")) if f is not None else None
 
     def _engine_view(self, seat: int | None) -> dict[str, Any]:
         return self.g.view(seat) if seat is not None else self.g.watch_view()
