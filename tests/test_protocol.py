@@ -210,6 +210,20 @@ def test_we_never_send_an_oversize_or_unencodable_message():
         encode_frame(["not", "a", "map"])  # type: ignore[arg-type]
 
 
+def test_a_kept_packer_refuses_a_bad_message_and_encodes_the_next_alike():
+    """A connection keeps one msgpack Packer (net/conn.py): after a message
+    it could not encode, or one over the cap, nothing of it is left in the
+    Packer, and every frame is the one a fresh encoder makes."""
+    packer = msgpack.Packer(use_bin_type=True)
+    good = {"type": "view", "seq": 3, "view": {"hand": ["R5", "WD"], "far": {"1": [2]}}, "left": 1.5}
+    with pytest.raises(LocalProtocolError):
+        encode_frame({"type": "x", "nested": [1, {"v": object()}]}, packer=packer)
+    assert encode_frame(good, packer=packer) == encode_frame(good)
+    with pytest.raises(LocalProtocolError):
+        encode_frame({"type": "x", "pad": "a" * MAX_FRAME}, packer=packer)
+    assert encode_frame(good, packer=packer) == encode_frame(good) == encode_frame(good, packer=packer)
+
+
 def test_local_and_remote_errors_are_distinct_classes():
     assert not issubclass(LocalProtocolError, RemoteProtocolError)
     assert not issubclass(RemoteProtocolError, LocalProtocolError)
