@@ -51,12 +51,10 @@ import itertools
 import logging
 import math
 import ssl
-import threading
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-import msgpack
 import trio
 
 from lanmatch.net.tls import TLSStream, write_nowait
@@ -69,17 +67,6 @@ from lanmatch.protocol import (
 )
 
 log = logging.getLogger("lanmatch.net")
-
-# one msgpack Packer a thread, kept (`msgpack.packb` makes one, and its buffer, for every message)
-_packers = threading.local()
-
-
-def _packer() -> msgpack.Packer:
-    try:
-        return _packers.packer
-    except AttributeError:
-        packer = _packers.packer = msgpack.Packer(use_bin_type=True)
-        return packer
 
 HEARTBEAT = 1.0
 DEAD_AFTER = 4.0
@@ -230,7 +217,7 @@ class Connection:
         try:
             if self.on_frame_sent is not None:
                 self.on_frame_sent(m)
-            return encode_frame(m, self.max_frame, _packer())
+            return encode_frame(m, self.max_frame)
         except LocalProtocolError:
             # our bug: loud in the log, and only this connection pays
             log.exception("%s: refusing to send an invalid message %.200r", escape(self.label), m)
@@ -332,7 +319,7 @@ class Connection:
                         msg = {"seq": self.seq, **msg}
                     if self.on_frame_sent is not None:
                         self.on_frame_sent(msg)
-                    frames.append(encode_frame(msg, self.max_frame, _packer()))
+                    frames.append(encode_frame(msg, self.max_frame))
                 await self.stream.send_all(b"".join(frames))
                 self.sent_frames += len(frames)
             except (trio.BrokenResourceError, trio.ClosedResourceError, trio.BusyResourceError, OSError,
