@@ -8,7 +8,9 @@ scheduling are taken away.
 A lobby and one room run as the host runs them (`lanmatch.table.lobby`,
 `lanmatch.table.session`), driven with messages and a clock that is a
 number: `--seats` peers that asked for deltas in their `hello` (`--full`:
-full views) sit at a `--table` table and play random legal actions. For
+full views) sit at a `--table` table (2-6 seats: the room is made by the
+host, as `lanmatch play` makes its own, since a guest's seats 4 at most)
+and play random legal actions. For
 every action this does what the host does between reading the `act` and
 writing the frames: the lobby's checks and routing, the room's session, the
 referee and the engine, each seat's view message, its delta
@@ -67,9 +69,11 @@ class Table:
             self.run(self.lobby.receive(peer, {"type": "hello", "protocol": PROTOCOL_VERSION, "name": f"p{k}",
                                                **({"deltas": True} if deltas else {})}, self.now))
             self.peers.append(peer)
-        self.run(self.lobby.receive(self.peers[0], {"type": "create", "room": "bench", "game": "colormatch",
-                                                     "table": table, "seats": seats, "clock": 600}, self.now))
-        for peer in self.peers[1:]:
+        # made by the host, as `lanmatch play` makes its room (a guest's own room seats 4 at most):
+        # the first peer to sit directs it
+        self.lobby.create_room("bench", game="colormatch", table=table, seats=seats, clock=600, first_directs=True)
+        self.run(self.lobby.drain())
+        for peer in self.peers:
             self.run(self.lobby.receive(peer, {"type": "join", "room": "bench"}, self.now))
         self.session = self.lobby.rooms["bench"]
         self.run(self.lobby.receive(self.peers[0], {"type": "start"}, self.now))
