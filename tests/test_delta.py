@@ -373,30 +373,26 @@ def test_events_are_compared_by_number_only_within_one_game():
 REFEREE_CASES = [(game.name, table) for game in GAMES.values() for table in game.tables]
 
 
-@pytest.mark.parametrize(("game", "table"), REFEREE_CASES)
-def test_deltas_of_the_referees_views_read_only_what_changed_and_are_exact(game, table):
-    """The host's way: each seat's `DeltaSender` is given the referee's
-    views and the referee itself, whose `view_changes` names what changed
-    between two successive states (Color Match's engine knows it; for a game
-    that does not, every key is compared). A seat that is sent every state
-    and one that misses some (the slow path) both rebuild exactly the full
-    view, and a delta made from what the referee names is the delta made
-    by comparing every key."""
-    from lanmatch.table.referee import Referee
-
-    players = 4 if GAMES[game].seats_ok(4) else GAMES[game].min_players
-    rng = random.Random(f"{game} {table}")
-    ref = Referee(game, table, players, seed=11, now=0.0, clock=600.0)
+def referee_deltas(ref: Any, rng: random.Random, actions: int) -> tuple[int, set[int]]:
+    """Play up to `actions` random actions at `ref`, each seat (and a
+    watcher) given the referee's views through two `DeltaSender`s, one sent
+    every state and one about two states in three (the slow path); every
+    delta must rebuild the full view, and one made from what `view_changes`
+    names must equal one made by comparing every key. Returns how many deltas
+    were made from what it named, and the rounds seen."""
+    players = len(ref.seats)
     seats: list[int | None] = [*range(players), None]
     every = {s: DeltaSender() for s in seats}
-    some = {s: DeltaSender() for s in seats}  # sent about two states in three
+    some = {s: DeltaSender() for s in seats}
     named = 0
+    rounds: set[int] = set()
     now = 0.0
-    for _ in range(150):
+    for _ in range(actions):
         if ref.over:
             break
         common = {"type": "view", "room": "r", "state_id": ref.state_id, "timers": ref.timers(now),
                   "autopilot": ref.autopilot()}
+        rounds.add(ref.spectator_view().get("round", 1))
         for s in seats:
             view, legal = (ref.spectator_view(), []) if s is None else (ref.view(s), ref.legal(s))
             msg = {**common, "view": view_to_wire(view), "legal": legal}
@@ -413,5 +409,33 @@ def test_deltas_of_the_referees_views_read_only_what_changed_and_are_exact(game,
         seat = rng.choice([s for s in ref.spectator_view()["to_act"] if ref.legal(s)])
         now += 1.0
         ref.act(seat, rng.choice(ref.legal(seat)), ref.state_id, now)
+    return named, rounds
+
+
+@pytest.mark.parametrize(("game", "table"), REFEREE_CASES)
+def test_deltas_of_the_referees_views_read_only_what_changed_and_are_exact(game, table):
+    """The host's way: each seat's `DeltaSender` is given the referee's
+    views and the referee itself, whose `view_changes` names what changed
+    between two successive states (Color Match's engine knows it; for a game
+    that does not, every key is compared). A seat that is sent every state
+    and one that misses some (the slow path) both rebuild exactly the full
+    view, and a delta made from what the referee names is the delta made
+    by comparing every key."""
+    from lanmatch.table.referee import Referee
+
+    players = 4 if GAMES[game].seats_ok(4) else GAMES[game].min_players
+    ref = Referee(game, table, players, seed=11, now=0.0, clock=600.0)
+    named, _ = referee_deltas(ref, random.Random(f"{game} {table}"), 150)
     shares = hasattr(ref.g, "shared_view_changes")
     assert (named > 100) if shares else named == 0
+
+
+def test_deltas_read_what_changed_across_the_rounds_of_a_match():
+    """A new round deals afresh in the same engine: what the engine kept
+    from the last state of a round is compared with the first of the next,
+    and the deltas stay exact."""
+    from lanmatch.table.referee import Referee
+
+    ref = Referee("colormatch", "standard", 4, seed=1, now=0.0, clock=600.0, options={"mode": "match", "target": 300})
+    named, rounds = referee_deltas(ref, random.Random(1), 900)
+    assert len(rounds) >= 2 and named > 1000

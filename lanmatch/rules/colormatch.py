@@ -443,6 +443,9 @@ class ColorMatch:
         # a private event as the seat it belongs to sees it (its cards added), once built (`_view`)
         self._private_shown: dict[int, dict[str, Any]] = {}
         self._private_of: list[list[int]] = [[] for _ in range(players)]  # each seat's keys of `_private`, in order
+        self._pub_was: dict[str, Any] | None = None  # the last `_pub` built (of an earlier state, this round or one before)
+        # (`_pub_was`'s step, `_pub`'s step, what changed between their views): `shared_view_changes`
+        self._pub_changes: tuple[int, int, tuple[dict[str, Any], tuple[str, ...]]] | None = None
         self._ev_n = 0
         self._deal(deck, first_seat)
 
@@ -532,9 +535,6 @@ class ColorMatch:
         self._turn_legal: list[dict[str, Any]] | None = None
         self._to_act: list[int] | None = None
         self._pub: dict[str, Any] | None = None  # the public part of this state's shared views (`_view`)
-        self._pub_was: dict[str, Any] | None = None  # the last `_pub` built (of an earlier state)
-        # (`_pub_was`'s step, `_pub`'s step, what changed between their views): `shared_view_changes`
-        self._pub_changes: tuple[int, int, tuple[dict[str, Any], tuple[str, ...]]] | None = None
         self._emit({"type": "deal", "round": self.round, "top": starter, "first": first_seat})
         self.cur = first_seat
         self.phase = TURN
