@@ -1,11 +1,13 @@
 """Host benchmarks: action round trip vs a bare echo, load, discovery time.
 
     python bench/net.py rtt        [--actions N] [--store] # action round trip beside a bare trio+msgpack echo
+    python bench/net.py pair       [--actions N] [--deltas] [--host-tree DIR] # the same, sample by sample, echoes plain and TLS
     python bench/net.py tls        [--actions N] [--rounds 4] # the round trip over TLS beside plain TCP, alternating
     python bench/net.py deltas     [--actions N] [--rounds 4] # the round trip with full views beside deltas, alternating
     python bench/net.py load ... --deltas                     # the load with seats that ask for deltas
     python bench/net.py busy       [--hard-rooms 20]      # the round trip beside rooms of Hard room bots
     python bench/net.py load       [--tables 100] [--seconds 10] [--procs 4]
+    python bench/net.py load ... --host-tree DIR              # DIR's host under the same load at the same time
     python bench/net.py instr      [--actions 300] [--seats 4] [--deltas] [--host-tree DIR] # host instructions per action (callgrind)
     python bench/net.py discovery  [--runs 10]
     python bench/net.py all
@@ -350,6 +352,88 @@ def run_rtt(args) -> dict:
     return res
 
 
+async def echo_once(c: Raw, msg: dict) -> float:
+    t = time.perf_counter()
+    await c.send(msg)
+    await c.recv()
+    return time.perf_counter() - t
+
+
+async def paired_rtt(ports: dict[str, int], n: int, deltas: bool) -> dict[str, list[float]]:
+    """`n` rounds, each one sample of every server in `ports` (the order
+    turning from round to round): "plain" and "tls" are echoes (plain TCP,
+    TLS 1.3), "main" and "old" hosts (`TwoSeats`; "main"'s peers ask for
+    deltas when `deltas`, "old"'s never: the host before issue 19 knew none)."""
+    global DELTAS
+    msg = {"type": "act", "state_id": 12, "action": {"type": "play", "card": "R5"}, "pad": "x" * 150}
+    runs = {}
+    for name, port in ports.items():
+        if name in ("plain", "tls"):
+            c = Raw(await open_stream(port, plain=name == "plain"))
+            for _ in range(200):
+                await echo_once(c, msg)
+            runs[name] = (lambda c=c: echo_once(c, msg)), c.stream.aclose
+        else:
+            DELTAS = deltas and name == "main"
+            table = await TwoSeats.open(port)
+            await table.timed(0, warm=200)
+            runs[name] = (lambda t=table: _one(t)), table.aclose
+    out: dict[str, list[float]] = {name: [] for name in runs}
+    names = list(runs)
+    for i in range(n):
+        for name in names[i % len(names):] + names[:i % len(names)]:
+            out[name].append(await runs[name][0]())
+    for _, close in runs.values():
+        await close()
+    return out
+
+
+async def _one(table: TwoSeats) -> float:
+    return (await table.timed(1))[0]
+
+
+def run_pair(args) -> dict:
+    """The action round trip and the bare echoes side by side, sample by
+    sample: every server in its own process, all up at once, the client
+    taking one round trip of each in turn, so that each figure sees the
+    same machine (the `rtt` mode's echo and host run one after the other,
+    and on a shared machine the echo alone moved by 2x from run to run)."""
+    procs = []
+    ports = {}
+    try:
+        for name in ("plain", "tls"):
+            p, ports[name] = server("_echo", env=dict(os.environ, LANMATCH_BENCH_PLAIN="1" if name == "plain" else ""))
+            procs.append(p)
+        p, ports["main"] = server("_rtthost")
+        procs.append(p)
+        if args.host_tree:
+            script = Path(args.host_tree, "bench", "net.py")
+            p = subprocess.Popen([sys.executable, str(script), "_rtthost"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True, cwd=args.host_tree)
+            procs.append(p)
+            ports["old"] = int(p.stdout.readline().split()[1])
+        res = trio.run(paired_rtt, ports, args.actions, args.deltas)
+    finally:
+        for p in procs:
+            p.stdin.close()
+            p.wait(timeout=30)
+    print(f"round trips over 127.0.0.1 side by side, one of each in turn, {args.actions} rounds after 200 warm-up "
+          f"(hosts {'TLS 1.3' if host_tls() else 'plain TCP'}; main's peers {'ask for deltas' if args.deltas else 'take full views'})")
+    p50 = {name: statistics.median(xs) for name, xs in res.items()}
+    labels = {"plain": "echo, plain TCP", "tls": "echo, TLS 1.3", "main": "action -> view, this tree",
+              "old": f"action -> view, {args.host_tree}"}
+    for name, xs in res.items():
+        print(f"  {labels[name]:32}: p50 {fmt_us(p50[name])}   p99 {fmt_us(pct(xs, 99))}")
+    for host in [h for h in ("main", "old") if h in res]:
+        for echo in ("plain", "tls"):
+            pairs = [a / b for a, b in zip(res[host], res[echo], strict=True)]
+            print(f"  {host} / {labels[echo]:16}: {p50[host] / p50[echo]:.2f} x (p50s); "
+                  f"median of the rounds' ratios {statistics.median(pairs):.2f}")
+    if "old" in res:
+        print(f"  main / old: {p50['main'] / p50['old']:.2f} x (p50s)")
+    return {"p50": p50}
+
+
 async def delta_rtt(port: int, n: int, deltas: bool) -> tuple[list[float], float]:
     """`action_rtt` with the raw peers asking for deltas or not; also the
     bytes per view frame they received."""
@@ -603,57 +687,89 @@ async def load_bots(port: int, rooms: list[str], seconds: float, think: float) -
                       "views": sum(c.views for c in SEATS)}))
 
 
+class LoadRun:
+    """One host process of the load test (`script`'s `_host`: this tree's or
+    another's) with its tables and its bot processes (this file's `_bots`;
+    the seats ask for deltas when `deltas`)."""
+
+    def __init__(self, script: Path, args, deltas: bool):
+        self.host = subprocess.Popen([sys.executable, str(script), "_host", "--tables", str(args.tables)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                     cwd=script.parent.parent)
+        port = int(self.host.stdout.readline().split()[1])
+        rooms = [f"t{t}" for t in range(args.tables)]
+        chunks = [rooms[i :: args.procs] for i in range(args.procs)]
+        env = dict(os.environ, LANMATCH_BENCH_DELTAS="1" if deltas else "")
+        self.bots = [subprocess.Popen([sys.executable, str(HERE), "_bots", "--port", str(port), "--seconds",
+                                       str(args.seconds + LOAD_WARM + 1), "--rooms", ",".join(c), "--think",
+                                       str(args.think)], stdout=subprocess.PIPE, text=True, env=env)
+                     for c in chunks]
+        self.deltas = deltas
+        self.marks: list[dict] = []
+
+    def mark(self) -> None:
+        self.host.stdin.write("mark\n")
+        self.host.stdin.flush()
+        self.marks.append(json.loads(self.host.stdout.readline()))
+
+    def result(self, args) -> dict:
+        a, b = self.marks
+        samples = []
+        view_bytes = views = 0
+        for p in self.bots:
+            out, _ = p.communicate(timeout=args.seconds + 60)
+            got = json.loads(out.strip().splitlines()[-1])
+            samples += [dt for t, dt in got["samples"] if a["t"] <= t <= b["t"]]
+            view_bytes += got["view_bytes"]
+            views += got["views"]
+        self.host.stdin.write("quit\n")
+        self.host.stdin.flush()
+        self.host.wait(timeout=10)
+        actions = b["actions"] - a["actions"]
+        wall = b["t"] - a["t"]
+        cpu = b["cpu"] - a["cpu"]
+        return {
+            "tables": args.tables, "connections": b["peers"], "actions_per_s": actions / wall,
+            "rtt_p50": statistics.median(samples), "rtt_p99": pct(samples, 99), "samples": len(samples),
+            "host_cpu_per_action": cpu / max(actions, 1), "host_cpu_share": cpu / wall,
+            "bytes_per_view": view_bytes / max(views, 1), "deltas": self.deltas,
+        }
+
+
+LOAD_WARM = 3.0  # seconds of load before the window
+
+
 def run_load(args) -> dict:
-    host = subprocess.Popen([sys.executable, str(HERE), "_host", "--tables", str(args.tables)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    port = int(host.stdout.readline().split()[1])
-    rooms = [f"t{t}" for t in range(args.tables)]
-    chunks = [rooms[i :: args.procs] for i in range(args.procs)]
-    warm = 3.0
-    env = dict(os.environ, LANMATCH_BENCH_DELTAS="1" if args.deltas else "")
-    bots = [subprocess.Popen([sys.executable, str(HERE), "_bots", "--port", str(port), "--seconds",
-                              str(args.seconds + warm + 1), "--rooms", ",".join(c), "--think", str(args.think)],
-                             stdout=subprocess.PIPE, text=True, env=env) for c in chunks]
-    time.sleep(warm)
-
-    def mark():
-        host.stdin.write("mark\n")
-        host.stdin.flush()
-        return json.loads(host.stdout.readline())
-
-    a = mark()
+    """The load on this tree's host; with `--host-tree DIR`, on DIR's host too,
+    at the same time (each host its own `--tables` tables and bot processes,
+    in one window): the two hosts see the same machine, second by second."""
+    runs = {"this tree": LoadRun(HERE, args, args.deltas)}
+    if args.host_tree:  # (its seats take full views: the host before issue 19 knew no deltas)
+        runs[args.host_tree] = LoadRun(Path(args.host_tree, "bench", "net.py").resolve(), args, False)
+    time.sleep(LOAD_WARM)
+    for r in runs.values():
+        r.mark()
     time.sleep(args.seconds)
-    b = mark()
-    samples = []
-    view_bytes = views = 0
-    for p in bots:
-        out, _ = p.communicate(timeout=args.seconds + 60)
-        got = json.loads(out.strip().splitlines()[-1])
-        samples += [dt for t, dt in got["samples"] if a["t"] <= t <= b["t"]]
-        view_bytes += got["view_bytes"]
-        views += got["views"]
-    host.stdin.write("quit\n")
-    host.stdin.flush()
-    host.wait(timeout=10)
-    actions = b["actions"] - a["actions"]
-    wall = b["t"] - a["t"]
-    cpu = b["cpu"] - a["cpu"]
-    res = {
-        "tables": args.tables, "connections": b["peers"], "actions_per_s": actions / wall,
-        "rtt_p50": statistics.median(samples), "rtt_p99": pct(samples, 99), "samples": len(samples),
-        "host_cpu_per_action": cpu / max(actions, 1), "host_cpu_share": cpu / wall,
-        "bytes_per_view": view_bytes / max(views, 1), "deltas": bool(args.deltas),
-    }
-    print(f"load: {args.tables} tables x 4 remote bot seats ({res['connections']} connections), "
-          f"{args.procs} bot processes, think {args.think:g} s, {args.seconds:g} s measured, "
-          f"{'TLS' if host_tls() else 'plain TCP'}, {'deltas' if args.deltas else 'full views'}")
-    print(f"  actions/s            : {res['actions_per_s']:8.0f}")
-    print(f"  action round trip    : p50 {fmt_us(res['rtt_p50'])}   p99 {fmt_us(res['rtt_p99'])}"
-          f"   ({res['samples']} samples, seen by the bots)")
-    print(f"  host CPU per action  : {fmt_us(res['host_cpu_per_action'])}"
-          f"   (host process busy {res['host_cpu_share'] * 100:.0f}% of one core)")
-    print(f"  bytes per view frame : {res['bytes_per_view']:8.0f}   (one a seat per action; whole run, TLS overhead not counted)")
-    return res
+    for r in runs.values():
+        r.mark()
+    results = {name: r.result(args) for name, r in runs.items()}
+    for name, res in results.items():
+        print(f"load{f' ({name})' if len(runs) > 1 else ''}: {args.tables} tables x 4 remote bot seats "
+              f"({res['connections']} connections), {args.procs} bot processes, think {args.think:g} s, "
+              f"{args.seconds:g} s measured, {'TLS' if host_tls() else 'plain TCP'}, "
+              f"{'deltas' if res['deltas'] else 'full views'}")
+        print(f"  actions/s            : {res['actions_per_s']:8.0f}")
+        print(f"  action round trip    : p50 {fmt_us(res['rtt_p50'])}   p99 {fmt_us(res['rtt_p99'])}"
+              f"   ({res['samples']} samples, seen by the bots)")
+        print(f"  host CPU per action  : {fmt_us(res['host_cpu_per_action'])}"
+              f"   (host process busy {res['host_cpu_share'] * 100:.0f}% of one core)")
+        print(f"  bytes per view frame : {res['bytes_per_view']:8.0f}   (one a seat per action; whole run, TLS overhead not counted)")
+    if args.host_tree:
+        main, other = results["this tree"], results[args.host_tree]
+        print(f"  this tree / {args.host_tree}: host CPU per action "
+              f"{main['host_cpu_per_action'] / other['host_cpu_per_action']:.2f}, "
+              f"p99 {main['rtt_p99'] / other['rtt_p99']:.2f}")
+    return results["this tree"]
 
 
 # ------------------------------------------------------------------ discovery
@@ -721,7 +837,7 @@ def run_discovery(args) -> dict:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("what", choices=["rtt", "tls", "deltas", "busy", "load", "instr", "discovery", "all", "_host", "_bots", "_echo", "_rtthost"])
+    p.add_argument("what", choices=["rtt", "pair", "tls", "deltas", "busy", "load", "instr", "discovery", "all", "_host", "_bots", "_echo", "_rtthost"])
     p.add_argument("--actions", type=int, default=3000)
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--seconds", type=float, default=10.0)
@@ -733,9 +849,9 @@ def main() -> None:
     p.add_argument("--hard-rooms", type=int, default=0, help="busy: rooms of Hard room bots beside the measured table")
     p.add_argument("--rounds", type=int, default=4, help="busy: alternating rounds of each mode")
     p.add_argument("--pace", type=float, default=AUTOPILOT_PACE, help="busy: the room bots' pause before a move")
-    p.add_argument("--deltas", action="store_true", help="load, instr: the seats ask for deltas")
+    p.add_argument("--deltas", action="store_true", help="load, instr, pair: the seats ask for deltas")
     p.add_argument("--seats", type=int, default=4, help="instr: seats at the table")
-    p.add_argument("--host-tree", help="instr: the host is this tree's bench/net.py _rtthost")
+    p.add_argument("--host-tree", help="instr: the host is this tree's bench/net.py _rtthost; pair, load: a second host, beside this tree's")
     p.add_argument("--store", action="store_true", help="rtt: also measure a host that keeps every match in a store")
     args = p.parse_args()
     if args.what == "busy" and not args.hard_rooms:
@@ -762,6 +878,8 @@ def main() -> None:
         print(f"nproc {os.cpu_count()}, Python {sys.version.split()[0]}, trio {trio.__version__}")
         if args.what in ("rtt", "all"):
             run_rtt(args)
+        if args.what == "pair":
+            run_pair(args)
         if args.what == "busy":
             run_busy(args)
         if args.what == "tls":
