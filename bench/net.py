@@ -1,7 +1,7 @@
 """Host benchmarks: action round trip vs a bare echo, load, discovery time.
 
     python bench/net.py rtt        [--actions N] [--store] # action round trip beside a bare trio+msgpack echo
-    python bench/net.py pair       [--actions N] [--deltas] [--host-tree DIR] # the same, sample by sample, echoes plain and TLS
+    python bench/net.py pair       [--actions N] [--deltas] [--store] [--host-tree DIR] # the same, sample by sample, echoes plain and TLS
     python bench/net.py tls        [--actions N] [--rounds 4] # the round trip over TLS beside plain TCP, alternating
     python bench/net.py deltas     [--actions N] [--rounds 4] # the round trip with full views beside deltas, alternating
     python bench/net.py load ... --deltas                     # the load with seats that ask for deltas
@@ -374,7 +374,7 @@ async def paired_rtt(ports: dict[str, int], n: int, deltas: bool) -> dict[str, l
                 await echo_once(c, msg)
             runs[name] = (lambda c=c: echo_once(c, msg)), c.stream.aclose
         else:
-            DELTAS = deltas and name == "main"
+            DELTAS = deltas and name in ("main", "store")
             table = await TwoSeats.open(port)
             await table.timed(0, warm=200)
             runs[name] = (lambda t=table: _one(t)), table.aclose
@@ -398,14 +398,20 @@ def run_pair(args) -> dict:
     taking one round trip of each in turn, so that each figure sees the
     same machine (the `rtt` mode's echo and host run one after the other,
     and on a shared machine the echo alone moved by 2x from run to run)."""
+    import tempfile
+
     procs = []
     ports = {}
+    store_dir = tempfile.TemporaryDirectory(prefix="lanmatch-bench-")
     try:
         for name in ("plain", "tls"):
             p, ports[name] = server("_echo", env=dict(os.environ, LANMATCH_BENCH_PLAIN="1" if name == "plain" else ""))
             procs.append(p)
         p, ports["main"] = server("_rtthost")
         procs.append(p)
+        if args.store:  # this tree's host keeping every match in a store, as `lanmatch host` does
+            p, ports["store"] = server("_rtthost", env={**os.environ, "LANMATCH_BENCH_STORE": store_dir.name})
+            procs.append(p)
         if args.host_tree:
             script = Path(args.host_tree, "bench", "net.py")
             p = subprocess.Popen([sys.executable, str(script), "_rtthost"], stdin=subprocess.PIPE,
@@ -417,20 +423,23 @@ def run_pair(args) -> dict:
         for p in procs:
             p.stdin.close()
             p.wait(timeout=30)
+        store_dir.cleanup()
     print(f"round trips over 127.0.0.1 side by side, one of each in turn, {args.actions} rounds after 200 warm-up "
           f"(hosts {'TLS 1.3' if host_tls() else 'plain TCP'}; main's peers {'ask for deltas' if args.deltas else 'take full views'})")
     p50 = {name: statistics.median(xs) for name, xs in res.items()}
     labels = {"plain": "echo, plain TCP", "tls": "echo, TLS 1.3", "main": "action -> view, this tree",
-              "old": f"action -> view, {args.host_tree}"}
+              "store": "... this tree with a store", "old": f"action -> view, {args.host_tree}"}
     for name, xs in res.items():
         print(f"  {labels[name]:32}: p50 {fmt_us(p50[name])}   p99 {fmt_us(pct(xs, 99))}")
-    for host in [h for h in ("main", "old") if h in res]:
+    for host in [h for h in ("main", "store", "old") if h in res]:
         for echo in ("plain", "tls"):
             pairs = [a / b for a, b in zip(res[host], res[echo], strict=True)]
             print(f"  {host} / {labels[echo]:16}: {p50[host] / p50[echo]:.2f} x (p50s); "
                   f"median of the rounds' ratios {statistics.median(pairs):.2f}")
     if "old" in res:
         print(f"  main / old: {p50['main'] / p50['old']:.2f} x (p50s)")
+    if "store" in res:
+        print(f"  the store adds {(p50['store'] - p50['main']) * 1e6:.0f} µs at p50")
     return {"p50": p50}
 
 
@@ -852,7 +861,7 @@ def main() -> None:
     p.add_argument("--deltas", action="store_true", help="load, instr, pair: the seats ask for deltas")
     p.add_argument("--seats", type=int, default=4, help="instr: seats at the table")
     p.add_argument("--host-tree", help="instr: the host is this tree's bench/net.py _rtthost; pair, load: a second host, beside this tree's")
-    p.add_argument("--store", action="store_true", help="rtt: also measure a host that keeps every match in a store")
+    p.add_argument("--store", action="store_true", help="rtt, pair: also measure a host that keeps every match in a store")
     args = p.parse_args()
     if args.what == "busy" and not args.hard_rooms:
         args.hard_rooms = 20
