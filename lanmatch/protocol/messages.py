@@ -210,21 +210,39 @@ ACTION_FIELDS: dict[str, Field] = {
 
 def _fields(spec: dict[str, Field], v: Any, strict: bool, where: str, known: tuple[str, ...] = ()) -> None:
     """Check `v` against `spec`; with `strict`, a key neither in `spec` nor in
-    `known` (checked already: a message's `type`) is refused."""
+    `known` (checked already: a message's `type`) is refused. The map's own
+    keys are walked (a message names a few of its spec's fields), then the
+    spec's required ones looked for."""
     if type(v) is not dict:
         raise _Bad(f"{where} is a map, not {type(v).__name__}")
-    for name, f in spec.items():
-        if name in v:
-            try:
-                f.check(v[name])
-            except _Bad as e:
-                raise _Bad(f"field {name!r} of {where} must be {e}") from None
-        elif f.required:
+    extra = None
+    for name, value in v.items():
+        f = spec.get(name)
+        if f is None:
+            if strict and name not in known:
+                extra = [name] if extra is None else [*extra, name]
+            continue
+        try:
+            f.check(value)
+        except _Bad as e:
+            raise _Bad(f"field {name!r} of {where} must be {e}") from None
+    for name in _required(spec):
+        if name not in v:
             raise _Bad(f"{where} lacks the field {name!r}")
-    if strict:
-        extra = [k for k in v if k not in spec and k not in known]
-        if extra:
-            raise _Bad(f"{where} has unknown field(s) {', '.join(repr(k)[:24] for k in extra[:4])}")
+    if extra:
+        raise _Bad(f"{where} has unknown field(s) {', '.join(repr(k)[:24] for k in extra[:4])}")
+
+
+_REQUIRED: dict[int, tuple[dict[str, Field], tuple[str, ...]]] = {}  # id(spec) -> (spec, its required names)
+
+
+def _required(spec: dict[str, Field]) -> tuple[str, ...]:
+    """The names of `spec`'s required fields (found once a spec: every spec is
+    built once, when this module or a check is made, and never changed)."""
+    got = _REQUIRED.get(id(spec))
+    if got is None or got[0] is not spec:
+        got = _REQUIRED[id(spec)] = (spec, tuple(name for name, f in spec.items() if f.required))
+    return got[1]
 
 
 def hex64() -> Check:

@@ -55,7 +55,6 @@ HAND_SIZE = 7
 EVENT_MEMORY = 32  # events a view carries
 # a view's keys that `_view` fills for the seat alone (the rest are `_public`'s, alike for every seat)
 OWN_VIEW_KEYS = ("seat", "hand", "far", "shown", "drawn")
-_NOT_KEPT = frozenset(("events", *OWN_VIEW_KEYS))  # (`_keep_unchanged`: each state's events are its own list)
 _EVENTS_KEPT = 2 * EVENT_MEMORY  # events held before the oldest EVENT_MEMORY are dropped
 
 TURN, DRAWN, PILE, CHALLENGE, COLOR, OVER = "turn", "drawn", "pile", "challenge", "color", "over"
@@ -1423,8 +1422,7 @@ class ColorMatch:
         if shared:
             pub = self._pub
             if pub is None:
-                pub = self._pub = self._public(self._events[-EVENT_MEMORY:])
-                self._keep_unchanged(pub)
+                pub = self._pub = self._keep_unchanged(self._moving(), self._events[-EVENT_MEMORY:])
             v = pub.copy()
             events = pub["events"]
             if seat is not None and events and (mine := self._private_of[seat]) and mine[-1] >= events[0]["n"]:
@@ -1451,25 +1449,32 @@ class ColorMatch:
             v["drawn"] = self.hands[seat][self.drawn]
         return v
 
-    def _keep_unchanged(self, pub: dict[str, Any]) -> None:
-        """Make each value of the new `pub` that equals the last one built
-        (an earlier state's) that one's object, and note which keys changed
-        (`shared_view_changes`): a reader comparing two states' views then finds
-        what did not change by identity, and need not look at the rest."""
-        was, self._pub_was, self._pub_changes = self._pub_was, pub, None
+    def _keep_unchanged(self, moving: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+        """The public part of a new state's shared views, from its `_moving`
+        part and its `events`: a copy of the last one built (an earlier
+        state's) with the values that changed put in, so that every value that
+        did not change is that state's object; notes which keys changed
+        (`shared_view_changes`). A reader comparing two states' views then
+        finds what did not change by identity, and need not look at the rest.
+        The part that never changes (`_fixed`) is not looked at: only the
+        moving keys are compared."""
+        was, self._pub_changes = self._pub_was, None
         if was is None:
-            return
-        changed = {}
-        for k, v in pub.items():
-            o = was.get(k, was)
-            if o is v or k in _NOT_KEPT:  # (most: the same small number, string, None)
-                continue
-            if type(o) is type(v) and o == v:
-                pub[k] = o
-            else:
-                changed[k] = v
-        if pub.keys() == was.keys():
+            pub = {**self._fixed(), **moving, "events": events}
+        else:
+            changed = {}
+            for k, v in moving.items():  # (the same keys in every state of an engine)
+                o = was[k]
+                # (most: the same small number, string, None; the types for values equal
+                # but not the same object: 1 and True differ on the wire)
+                if o is not v and (o != v or type(o) is not type(v)):
+                    changed[k] = v
+            pub = was.copy()
+            pub.update(changed)
+            pub["events"] = events
             self._pub_changes = (was["step"], pub["step"], (changed, OWN_VIEW_KEYS))
+        self._pub_was = pub
+        return pub
 
     def shared_view_changes(self, since: int, step: int) -> tuple[dict[str, Any], tuple[str, ...]] | None:
         """What may differ (besides `events`) between a seat's (or a
@@ -1484,13 +1489,37 @@ class ColorMatch:
 
     def _public(self, events: list[dict[str, Any]]) -> dict[str, Any]:
         """A view's keys as a watcher sees them, each value built fresh (`seat`
-        None and an empty `hand`, in their places, for `_view` to fill)."""
+        None, an empty `hand` and, at Day & Night, an empty `far`, in their
+        places, for `_view` to fill)."""
+        return {**self._fixed(), **self._moving(), "events": events}
+
+    def _fixed(self) -> dict[str, Any]:
+        """The view's keys whose values never change in an engine's life
+        (options, mode, target are set when it is made), each value built
+        fresh, with the places of the seat's own keys."""
         v: dict[str, Any] = {
             "game": "colormatch",
             "table": self.table,
             "seat": None,
             "players": self.n,
             "hand": [],
+            "mode": self.mode,
+            "target": self.target,
+            "options": dict(self.options),
+        }
+        if self.daynight:
+            v["far"] = {}
+        if self.daily is not None:
+            v["daily"] = self.daily
+        if self.teams:
+            v["teams"] = T.view_key()
+        return v
+
+    def _moving(self) -> dict[str, Any]:
+        """The view's keys, but `_fixed`'s and `events`, that every seat sees
+        alike: those that may change from one state to the next, each value
+        built fresh. Which keys there are depends on the table only."""
+        v: dict[str, Any] = {
             "counts": [len(h) for h in self.hands],
             "top": self.disc[-1],
             "color": self.color,
@@ -1508,11 +1537,7 @@ class ColorMatch:
             ],
             "scores": list(self.scores),
             "round": self.round,
-            "mode": self.mode,
-            "target": self.target,
-            "options": dict(self.options),
             "step": self.step,
-            "events": events,
             "outcome": _plain_copy(self.outcome),
         }
         if self.spec.deck == "classic":
@@ -1521,14 +1546,9 @@ class ColorMatch:
             v["one_card"] = [s for s in range(self.n) if len(self.hands[s]) == 1]
         if self.daynight:
             v["face"] = "night" if self.face else "day"
-            v["far"] = {}  # (its place: `_view` fills it)
             v["draw_far"] = self.pile_far[-1] if self.pile_far else None
         if self.spec.deck == "siege":
             v["shields"] = sorted(self.shields)
-        if self.daily is not None:
-            v["daily"] = self.daily
-        if self.teams:
-            v["teams"] = T.view_key()
         return v
 
     def _event_copies(self, seat: int | None) -> list[dict[str, Any]]:
