@@ -362,8 +362,10 @@ async def echo_once(c: Raw, msg: dict) -> float:
 async def paired_rtt(ports: dict[str, int], n: int, deltas: bool) -> dict[str, list[float]]:
     """`n` rounds, each one sample of every server in `ports` (the order
     turning from round to round): "plain" and "tls" are echoes (plain TCP,
-    TLS 1.3), "main" and "old" hosts (`TwoSeats`; "main"'s peers ask for
-    deltas when `deltas`, "old"'s never: the host before issue 19 knew none)."""
+    TLS 1.3), "main", "store" (this tree's host with a store) and "old"
+    (another tree's) hosts, a `TwoSeats` table each; "main"'s and "store"'s
+    peers ask for deltas when `deltas`, "old"'s never (the host before
+    issue 19 knew none)."""
     global DELTAS
     msg = {"type": "act", "state_id": 12, "action": {"type": "play", "card": "R5"}, "pad": "x" * 150}
     runs = {}

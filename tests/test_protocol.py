@@ -366,6 +366,21 @@ def test_wrong_fields_and_unknown_types_are_named(msg, code):
     assert str(e.value)  # a sentence
 
 
+def test_the_error_names_what_is_wrong_first_a_value_then_a_missing_field_then_unknown_ones():
+    """A message is checked by its own keys, then for the fields it lacks,
+    then for the keys no spec knows (four named, however many there are)."""
+    act = {"type": "act", "state_id": 1, "action": {"type": "play", "card": 5}, "zz": 1}
+    with pytest.raises(RemoteProtocolError, match="field 'card' of the action must be"):
+        check_peer_message(act)
+    with pytest.raises(RemoteProtocolError, match="lacks the field 'state_id'"):
+        check_peer_message({"type": "act", "action": {"type": "draw"}, "zz": 1})
+    many = {"type": "ping", **{f"k{i}": i for i in range(5000)}}
+    with pytest.raises(RemoteProtocolError) as e:
+        check_peer_message(many)
+    assert e.value.code == "bad_field"
+    assert str(e.value).endswith("unknown field(s) 'k0', 'k1', 'k2', 'k3'")
+
+
 @settings(max_examples=100, deadline=None)
 @given(maps)
 def test_random_maps_are_checked_without_crashing(msg):

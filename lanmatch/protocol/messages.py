@@ -220,7 +220,10 @@ def _fields(spec: dict[str, Field], v: Any, strict: bool, where: str, known: tup
         f = spec.get(name)
         if f is None:
             if strict and name not in known:
-                extra = [name] if extra is None else [*extra, name]
+                if extra is None:
+                    extra = [name]
+                elif len(extra) < 4:  # (the error names four: a map of many unknown keys costs no more)
+                    extra.append(name)
             continue
         try:
             f.check(value)
@@ -230,7 +233,7 @@ def _fields(spec: dict[str, Field], v: Any, strict: bool, where: str, known: tup
         if name not in v:
             raise _Bad(f"{where} lacks the field {name!r}")
     if extra:
-        raise _Bad(f"{where} has unknown field(s) {', '.join(repr(k)[:24] for k in extra[:4])}")
+        raise _Bad(f"{where} has unknown field(s) {', '.join(repr(k)[:24] for k in extra)}")
 
 
 _REQUIRED: dict[int, tuple[dict[str, Field], tuple[str, ...]]] = {}  # id(spec) -> (spec, its required names)
