@@ -279,7 +279,7 @@ async def test_a_client_at_a_host_without_deltas_says_hello_again_and_plays(nurs
     plays on full views."""
     from lanmatch.protocol import messages
 
-    monkeypatch.setitem(messages.PEER, "hello", {k: f for k, f in messages.PEER["hello"].items() if k != "deltas"})
+    monkeypatch.setitem(messages.PEER, "hello", messages.Spec({k: f for k, f in messages.PEER["hello"].items() if k != "deltas"}))
     host = await start_host(nursery)
     sent: list[str] = []
     host.on_wire = lambda peer, msg: sent.append(msg["type"])

@@ -195,8 +195,19 @@ def opt(c: Check) -> Field:
     return Field(c, False)
 
 
+class Spec(dict):
+    """A map's fields (name -> `Field`), with the names of its required ones
+    (`required`, found when the spec is made: specs are never changed)."""
+
+    __slots__ = ("required",)
+
+    def __init__(self, fields: dict[str, Field]):
+        super().__init__(fields)
+        self.required = tuple(name for name, f in fields.items() if f.required)
+
+
 # An action, as a peer sends it inside `act`: the engine's action dict.
-ACTION_FIELDS: dict[str, Field] = {
+ACTION_FIELDS = Spec({
     "type": req(s(1, 16, ACTION_TYPES)),
     "card": opt(s(1, 8)),
     "color": opt(s(1, 1)),
@@ -205,10 +216,10 @@ ACTION_FIELDS: dict[str, Field] = {
     "call": opt(b()),  # play-and-call (docs/protocol.md, "Play-and-call")
     "tile": opt(s(3, 3)),
     "end": opt(s(4, 5, ("left", "right"))),
-}
+})
 
 
-def _fields(spec: dict[str, Field], v: Any, strict: bool, where: str, known: tuple[str, ...] = ()) -> None:
+def _fields(spec: Spec, v: Any, strict: bool, where: str, known: tuple[str, ...] = ()) -> None:
     """Check `v` against `spec`; with `strict`, a key neither in `spec` nor in
     `known` (checked already: a message's `type`) is refused. The map's own
     keys are walked (a message names a few of its spec's fields), then the
@@ -229,23 +240,11 @@ def _fields(spec: dict[str, Field], v: Any, strict: bool, where: str, known: tup
             f.check(value)
         except _Bad as e:
             raise _Bad(f"field {name!r} of {where} must be {e}") from None
-    for name in _required(spec):
+    for name in spec.required:
         if name not in v:
             raise _Bad(f"{where} lacks the field {name!r}")
     if extra:
         raise _Bad(f"{where} has unknown field(s) {', '.join(repr(k)[:24] for k in extra)}")
-
-
-_REQUIRED: dict[int, tuple[dict[str, Field], tuple[str, ...]]] = {}  # id(spec) -> (spec, its required names)
-
-
-def _required(spec: dict[str, Field]) -> tuple[str, ...]:
-    """The names of `spec`'s required fields (found once a spec: every spec is
-    built once, when this module or a check is made, and never changed)."""
-    got = _REQUIRED.get(id(spec))
-    if got is None or got[0] is not spec:
-        got = _REQUIRED[id(spec)] = (spec, tuple(name for name, f in spec.items() if f.required))
-    return got[1]
 
 
 def hex64() -> Check:
@@ -265,7 +264,7 @@ def profile() -> Check:
     """A profile as a peer brings it at hello: `{name, key}` (protocol 1: the
     key travels) or `{name, proof}` (protocol 2: an HMAC of the host's nonce)."""
 
-    spec = {"name": req(s(1, 32)), "key": opt(s(16, 256)), "proof": opt(hex64())}
+    spec = Spec({"name": req(s(1, 32)), "key": opt(s(16, 256)), "proof": opt(hex64())})
 
     def check(v: Any) -> Any:
         _fields(spec, v, True, "the profile")
@@ -281,7 +280,7 @@ def registration() -> Check:
     profile the host keeps under its protocol-1/2 key) `legacy`, the proof
     that moves it to the new verifier."""
 
-    spec = {"name": req(s(1, 32)), "verifier": req(hex64()), "legacy": opt(hex64())}
+    spec = Spec({"name": req(s(1, 32)), "verifier": req(hex64()), "legacy": opt(hex64())})
 
     def check(v: Any) -> Any:
         _fields(spec, v, True, "the profile")
@@ -303,9 +302,14 @@ ROOM = s(1, 32, max_bytes=64)
 TOKEN = s(16, 64)
 SEAT = i(0, 5)
 
+
+def _specs(catalogue: dict[str, dict[str, Field]]) -> dict[str, Spec]:
+    return {typ: Spec(fields) for typ, fields in catalogue.items()}
+
+
 # ---------------------------------------------------------------- peer -> host
 
-PEER: dict[str, dict[str, Field]] = {
+PEER: dict[str, Spec] = _specs({
     "hello": {
         "protocol": req(i(0, MAX_INT)),
         "name": req(NAME),
@@ -341,14 +345,14 @@ PEER: dict[str, dict[str, Field]] = {
     "act": {"state_id": req(i(0, MAX_INT)), "action": req(action()), "seat": opt(SEAT)},
     "resync": {},
     "pause": {"on": req(b())},  # stop (true) or restart (false) the clocks: a person alone with bots
-}
+})
 
 # ---------------------------------------------------------------- host -> peer
 
 SEQ = i(1, MAX_INT)
 TIMER = mapping(8)
 
-HOST: dict[str, dict[str, Field]] = {
+HOST: dict[str, Spec] = _specs({
     "host": {
         "seq": req(SEQ),
         "protocol": req(i()),
@@ -435,10 +439,10 @@ HOST: dict[str, dict[str, Field]] = {
         "text": opt(s(1, MAX_CHAT)),
         "emote": opt(s(1, 16)),  # a newer host may relay emotes this peer does not know: show the word
     },
-}
+})
 
 
-def _check(catalogue: dict[str, dict[str, Field]], msg: Any, strict: bool, exc: type) -> dict[str, Any]:
+def _check(catalogue: dict[str, Spec], msg: Any, strict: bool, exc: type) -> dict[str, Any]:
     if type(msg) is not dict:
         raise exc("bad_field", f"a message is a map, not {type(msg).__name__}")
     typ = msg.get("type")
