@@ -363,7 +363,7 @@ class ColorMatch:
         "mode", "n", "options", "outcome", "pend_cards", "pend_kind", "pending", "phase", "pile", "pile_far",
         "queue", "rng", "round", "scores", "seven_o", "shields", "shown", "spec", "stacking", "step",
         "strict_wild4", "table", "target", "teams", "turns", "w4", "windows", "_turn_legal",
-        "_draw_with_play", "_pub", "_pub_was", "_pub_changes", "_private_shown", "_private_of",
+        "_draw_with_play", "_pub", "_pub_was", "_seldom_was", "_own_keys", "_pub_changes", "_private_shown", "_private_of",
     )
 
     def __init__(
@@ -445,6 +445,9 @@ class ColorMatch:
         self._pub_was: dict[str, Any] | None = None  # the last `_pub` built (of an earlier state, this round or one before)
         # (`_pub_was`'s step, `_pub`'s step, what changed between their views): `shared_view_changes`
         self._pub_changes: tuple[int, int, tuple[dict[str, Any], tuple[str, ...]]] | None = None
+        self._seldom_was: dict[str, Any] | None = None  # the `_seldom` part `_pub_was` was built from
+        # the keys of a seat's view that are its own and may change (`seat` does not)
+        self._own_keys = tuple(k for k in OWN_VIEW_KEYS if k != "seat" and (k != "far" or self.daynight))
         self._ev_n = 0
         self._deal(deck, first_seat)
 
@@ -1422,7 +1425,7 @@ class ColorMatch:
         if shared:
             pub = self._pub
             if pub is None:
-                pub = self._pub = self._keep_unchanged(self._moving(), self._events[-EVENT_MEMORY:])
+                pub = self._pub = self._keep_unchanged(self._often(), self._seldom(), self._events[-EVENT_MEMORY:])
             v = pub.copy()
             events = pub["events"]
             if seat is not None and events and (mine := self._private_of[seat]) and mine[-1] >= events[0]["n"]:
@@ -1449,21 +1452,28 @@ class ColorMatch:
             v["drawn"] = self.hands[seat][self.drawn]
         return v
 
-    def _keep_unchanged(self, moving: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
-        """The public part of a new state's shared views, from its `_moving`
-        part and its `events`: a copy of the last one built (an earlier
-        state's) with the values that changed put in, so that every value that
-        did not change is that state's object; notes which keys changed
-        (`shared_view_changes`). A reader comparing two states' views then
-        finds what did not change by identity, and need not look at the rest.
-        The part that never changes (`_fixed`) is not looked at: only the
-        moving keys are compared."""
+    def _keep_unchanged(self, often: dict[str, Any], seldom: dict[str, Any],
+                        events: list[dict[str, Any]]) -> dict[str, Any]:
+        """The public part of a new state's shared views, from its `_often`
+        and `_seldom` parts and its `events`: a copy of the last one built (an
+        earlier state's) with the values that changed put in, so that every
+        value that did not change is that state's object; notes which keys
+        changed (`shared_view_changes`). A reader comparing two states' views
+        then finds what did not change by identity, and need not look at the
+        rest. The part that never changes (`_fixed`) is not looked at; the
+        `_seldom` part is looked at key by key only when, all at once, it is
+        not equal to the last one built."""
         was, self._pub_changes = self._pub_was, None
         if was is None:
-            pub = {**self._fixed(), **moving, "events": events}
+            pub = {**self._fixed(), **often, **seldom, "events": events}
+            self._seldom_was = seldom
         else:
             changed = {}
-            for k, v in moving.items():  # (the same keys in every state of an engine)
+            items: Any = often.items()
+            if seldom != self._seldom_was:
+                self._seldom_was = seldom
+                items = [*items, *seldom.items()]
+            for k, v in items:  # (the same keys in every state of an engine)
                 o = was[k]
                 # (most: the same small number, string, None; the types for values equal
                 # but not the same object: 1 and True differ on the wire)
@@ -1472,7 +1482,7 @@ class ColorMatch:
             pub = was.copy()
             pub.update(changed)
             pub["events"] = events
-            self._pub_changes = (was["step"], pub["step"], (changed, OWN_VIEW_KEYS))
+            self._pub_changes = (was["step"], pub["step"], (changed, self._own_keys))
         self._pub_was = pub
         return pub
 
@@ -1519,25 +1529,36 @@ class ColorMatch:
         """The view's keys, but `_fixed`'s and `events`, that every seat sees
         alike: those that may change from one state to the next, each value
         built fresh. Which keys there are depends on the table only."""
-        v: dict[str, Any] = {
+        return {**self._often(), **self._seldom()}
+
+    def _often(self) -> dict[str, Any]:
+        """`_moving`'s keys that most actions change."""
+        return {
             "counts": [len(h) for h in self.hands],
             "top": self.disc[-1],
             "color": self.color,
-            "direction": self.dir,
             "to_act": self.to_act,
             "turn": self.cur,
             "phase": self.phase,
+            "draw_pile": len(self.pile),
+            "discards": len(self.disc),
+            "step": self.step,
+        }
+
+    def _seldom(self) -> dict[str, Any]:
+        """`_moving`'s keys that most actions leave as they were. (No value
+        here is ever a bool where it was an int, or the other way round:
+        `_keep_unchanged` compares them all at once, by value.)"""
+        v: dict[str, Any] = {
+            "direction": self.dir,
             "pending": self.pending,
             "pending_kind": self.pend_kind,
             "fuse": self.fuse if self.spec.deck == "classic" else self.clock,
-            "draw_pile": len(self.pile),
-            "discards": len(self.disc),
             "windows": [
                 {"seat": s, "call": c, "catch": k} for s, (c, k) in sorted(self.windows.items())
             ],
             "scores": list(self.scores),
             "round": self.round,
-            "step": self.step,
             "outcome": _plain_copy(self.outcome),
         }
         if self.spec.deck == "classic":
