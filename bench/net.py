@@ -1,7 +1,7 @@
 """Host benchmarks: action round trip vs a bare echo, load, discovery time.
 
     python bench/net.py rtt        [--actions N] [--store] # action round trip beside a bare trio+msgpack echo
-    python bench/net.py pair       [--actions N] [--deltas] [--store] [--host-tree DIR] # the same, sample by sample, echoes plain and TLS
+    python bench/net.py pair       [--actions N] [--deltas] [--store] [--host-tree DIR [--tree-deltas]] # the same, sample by sample, echoes plain and TLS
     python bench/net.py tls        [--actions N] [--rounds 4] # the round trip over TLS beside plain TCP, alternating
     python bench/net.py deltas     [--actions N] [--rounds 4] # the round trip with full views beside deltas, alternating
     python bench/net.py load ... --deltas                     # the load with seats that ask for deltas
@@ -359,13 +359,13 @@ async def echo_once(c: Raw, msg: dict) -> float:
     return time.perf_counter() - t
 
 
-async def paired_rtt(ports: dict[str, int], n: int, deltas: bool) -> dict[str, list[float]]:
+async def paired_rtt(ports: dict[str, int], n: int, deltas: bool, old_deltas: bool = False) -> dict[str, list[float]]:
     """`n` rounds, each one sample of every server in `ports` (the order
     turning from round to round): "plain" and "tls" are echoes (plain TCP,
     TLS 1.3), "main", "store" (this tree's host with a store) and "old"
     (another tree's) hosts, a `TwoSeats` table each; "main"'s and "store"'s
-    peers ask for deltas when `deltas`, "old"'s never (the host before
-    issue 19 knew none)."""
+    peers ask for deltas when `deltas`, "old"'s only when `old_deltas` (the
+    host before issue 19 knew none)."""
     global DELTAS
     msg = {"type": "act", "state_id": 12, "action": {"type": "play", "card": "R5"}, "pad": "x" * 150}
     runs = {}
@@ -376,7 +376,7 @@ async def paired_rtt(ports: dict[str, int], n: int, deltas: bool) -> dict[str, l
                 await echo_once(c, msg)
             runs[name] = (lambda c=c: echo_once(c, msg)), c.stream.aclose
         else:
-            DELTAS = deltas and name in ("main", "store")
+            DELTAS = deltas and name in ("main", "store") or old_deltas and name == "old"
             table = await TwoSeats.open(port)
             await table.timed(0, warm=200)
             runs[name] = (lambda t=table: _one(t)), table.aclose
@@ -420,7 +420,7 @@ def run_pair(args) -> dict:
                                  stdout=subprocess.PIPE, text=True, cwd=args.host_tree)
             procs.append(p)
             ports["old"] = int(p.stdout.readline().split()[1])
-        res = trio.run(paired_rtt, ports, args.actions, args.deltas)
+        res = trio.run(paired_rtt, ports, args.actions, args.deltas, args.tree_deltas)
     finally:
         for p in procs:
             p.stdin.close()
@@ -755,8 +755,8 @@ def run_load(args) -> dict:
     at the same time (each host its own `--tables` tables and bot processes,
     in one window): the two hosts see the same machine, second by second."""
     runs = {"this tree": LoadRun(HERE, args, args.deltas)}
-    if args.host_tree:  # (its seats take full views: the host before issue 19 knew no deltas)
-        runs[args.host_tree] = LoadRun(Path(args.host_tree, "bench", "net.py").resolve(), args, False)
+    if args.host_tree:  # (its seats take full views unless --tree-deltas: the host before issue 19 knew no deltas)
+        runs[args.host_tree] = LoadRun(Path(args.host_tree, "bench", "net.py").resolve(), args, args.tree_deltas)
     time.sleep(LOAD_WARM)
     for r in runs.values():
         r.mark()
@@ -863,6 +863,8 @@ def main() -> None:
     p.add_argument("--deltas", action="store_true", help="load, instr, pair: the seats ask for deltas")
     p.add_argument("--seats", type=int, default=4, help="instr: seats at the table")
     p.add_argument("--host-tree", help="instr: the host is this tree's bench/net.py _rtthost; pair, load: a second host, beside this tree's")
+    p.add_argument("--tree-deltas", action="store_true",
+                   help="pair, load: the --host-tree host's seats ask for deltas too (two trees that both know them)")
     p.add_argument("--store", action="store_true", help="rtt, pair: also measure a host that keeps every match in a store")
     args = p.parse_args()
     if args.what == "busy" and not args.hard_rooms:
