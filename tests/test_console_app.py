@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 import trio
 from _console import NEED_TMUX, Tmux, line_starting, stop_process
-from _net import LOOPBACK, start_host
+from _net import LOOPBACK, RawPeer, start_host
 
 from lanmatch import cli
 from lanmatch.console import app
@@ -375,6 +375,61 @@ def test_a_dropped_connection_comes_back_to_the_same_seat_and_says_so():
     session, _raw = headless(lambda: Session(Console("Ann", kind="join"), net), script)
     seats = holder["host"].rooms["R"].public()["seats"]
     assert seats[1]["name"] == "Ann"
+
+
+def test_a_watchers_dropped_connection_comes_back_watching_with_its_password():
+    """A watcher whose connection drops is watching the same table again once
+    it is back (it used to land on the room list, the table frozen behind
+    it), the room's password said again for it; the line says so."""
+    holder: dict = {}
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        host = await start_host(nursery)
+        holder["host"] = host
+        session.host = host
+        host.create_room("R", game="colormatch", table="classic", seats=2, bot_level="easy", clock=90,
+                         password="pw")
+        bob = holder["bob"] = await RawPeer.open(host.port)
+        await bob.expect("host")
+        await bob.hello("Bob")
+        await bob.send({"type": "join", "room": "R", "seat": 0, "password": "pw"})
+        await bob.expect("seated")
+        await bob.send({"type": "start"})
+        await bob.expect("view")
+        nursery.start_soon(_listen, bob)
+        await join_net(session, nursery, argparse.Namespace(address=f"{LOOPBACK}:{host.port}", bind=None))
+
+    def watchers() -> list[str]:
+        return [p.name for p in holder["host"].rooms["R"].spectators]
+
+    async def script(session: Session, inp) -> None:
+        ui = session.ui
+        await until(lambda: ui.screen == "rooms" and ui.rooms, "the rooms")
+        inp.send_text("w")
+        await until(lambda: ui.prompt is not None, "the password prompt")
+        inp.send_text("pw\r")
+        await until(lambda: ui.watching and ui.screen == "table" and ui.view is not None, "watching the table")
+        assert watchers() == ["Ann"]
+        step = ui.view["step"]
+        session.client.conn.close("test: the Wi-Fi dropped")
+        await until(lambda: ui.status != "", "the drop noticed")
+        await until(lambda: ui.status == "" and watchers() == ["Ann"], "watching again")
+        await until(lambda: ui.screen == "table" and ui.view is not None, "the table again")
+        assert ui.watching and ui.seat is None and ui.view["step"] >= step
+        assert "Connected again" in ui.message and "watch" in ui.message, ui.message
+        inp.send_text("q")
+        inp.send_text("y")
+
+    headless(lambda: Session(Console("Ann", kind="join"), net), script)
+
+
+async def _listen(peer: RawPeer) -> None:
+    """Read what the host sends `peer` until it closes (or the test's nursery ends); then close."""
+    try:
+        while await peer.recv(3600) is not None:
+            pass
+    finally:
+        await trio.aclose_forcefully(peer.stream)
 
 
 # ------------------------------------------------------------------ profiles and coin rooms

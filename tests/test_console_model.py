@@ -747,3 +747,26 @@ def test_the_waiting_room_names_the_bot_that_will_sit_in_an_empty_seat_in_good_e
         room["room"]["seats"] = [room["room"]["seats"][0], {"seat": 1, "kind": "empty"}, {"seat": 2, "kind": "empty"}]
         ui.on_message(room, 0.0)
         assert ui.screen == "waiting" and text(ui).count(words) == 2, text(ui)
+
+
+def test_a_watcher_back_after_a_drop_says_so_and_a_refused_watch_returns_to_the_rooms():
+    """The client watches again after a reconnect (`Client.watched`): the line
+    says the console is back watching; when the host refuses (the room closed
+    meanwhile), the table goes and the room list comes, with the reason."""
+    ui = coin_lobby()
+    ui.on_message({"type": "rooms", "rooms": [{**coin_rooms()[0], "state": "playing", "free": 0}]}, 0.0)
+    ui.on_message({"type": "watching", "room": "Pot"}, 0.0)
+    assert ui.watching and ui.message == "You watch Pot."
+    ui.on_message({"type": "room", "room": {**coin_rooms()[0], "state": "playing", "seats": []}}, 0.0)
+    for refused in (False, True):
+        ui.connection_lost(60.0)
+        ui.on_message({"type": "welcome", "seq": 1, "protocol": 1, "host": "Kitchen", "server": "x", "coins": True,
+                       "profile": {"name": "Ann", "balance": 1000}}, 0.0)
+        if not refused:
+            ui.on_message({"type": "watching", "room": "Pot"}, 0.0)
+            assert ui.watching and ui.message == "Connected again: you watch Pot."
+            continue
+        ui.on_message({"type": "error", "code": "no_room", "fatal": False, "ref": "watch",
+                       "message": "There is no room 'Pot'."}, 0.0)
+        assert not ui.watching and ui.screen == "rooms" and ui.room is None and ui.msg is None
+        assert ui.message == "Pot closed while you were away: pick a room."

@@ -210,6 +210,73 @@ async def test_a_bot_node_reconnects_by_itself_with_its_token(nursery):
     assert host.rooms["r"].room.games == 1  # the same game, finished
 
 
+async def test_a_watcher_that_reconnects_watches_again_and_hears_why_when_it_cannot(nursery):
+    """A watcher holds no token: its client says its `watch` again (the
+    password with it) after a reconnect; when the room closed meanwhile, the
+    refusal leaves it watching nothing."""
+    host = await start_host(nursery)
+    host.create_room("r", game="colormatch", table="classic", seats=2, bot_level="easy", clock=90, password="pw")
+    bob = await RawPeer.open(host.port)
+    await bob.expect("host")
+    await bob.hello("Bob")
+    await bob.send({"type": "join", "room": "r", "seat": 0, "password": "pw"})
+    await bob.expect("seated")
+    await bob.send({"type": "start"})
+    await bob.expect("view")
+    got: list[dict] = []
+
+    class Watcher(Client):
+        def on_message(self, msg):
+            got.append(msg)
+
+    cat = Watcher("Cat")
+
+    async def connection() -> trio.Event:
+        """Connect `cat` (in the background); the event is set when the connection ends."""
+        ended = trio.Event()
+
+        async def run() -> None:
+            await cat.connect_once((LOOPBACK, host.port))
+            ended.set()
+
+        nursery.start_soon(run)
+        return ended
+
+    async def until(pred) -> None:
+        with trio.fail_after(5):
+            while not pred():
+                await trio.sleep(0.01)
+
+    def watchers() -> list[str]:
+        return [p.name for p in host.rooms["r"].spectators] if "r" in host.rooms else []
+
+    ended = await connection()
+    await until(lambda: cat.welcomed)
+    cat.send("watch", room="r", password="pw")
+    await until(lambda: watchers() == ["Cat"] and cat.view_msg is not None)
+    assert cat.watched == {"room": "r", "password": "pw"} and cat.room_name == "r"
+    cat.conn.close("test: the Wi-Fi dropped")
+    await ended.wait()
+    await until(lambda: watchers() == [])
+    got.clear()
+    ended = await connection()
+    await until(lambda: watchers() == ["Cat"] and any(m["type"] == "view" for m in got))
+    assert [m["room"] for m in got if m["type"] == "watching"] == ["r"] and cat.seat is None
+    cat.conn.close("test: dropped again")
+    await ended.wait()
+    await bob.send({"type": "leave"})  # the last person leaves: the room closes
+    await until(lambda: "r" not in host.rooms)
+    got.clear()
+    ended = await connection()
+    await until(lambda: any(m["type"] == "error" for m in got))
+    err = next(m for m in got if m["type"] == "error")
+    assert err["ref"] == "watch" and err["code"] == "no_room", err
+    assert cat.watched is None and cat.room_name is None and cat.view_msg is None
+    cat.conn.close("test: done")
+    await ended.wait()
+    await bob.aclose()
+
+
 # ------------------------------------------------------------------ heartbeats and resync
 
 

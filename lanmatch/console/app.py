@@ -626,10 +626,13 @@ def _auto_seat(room: str, start: bool) -> Callable[[ConsoleClient, dict[str, Any
 
 def _relist(client: ConsoleClient, msg: dict[str, Any]) -> None:
     """The lobby: list the rooms after `welcome` (unless a seat is being taken
-    back), after leaving one, and after a seat token the host no longer knows."""
+    back, or a room watched again), after leaving one, after a seat token the
+    host no longer knows, and after a `watch` refused (the room the console
+    watched before a reconnect is gone)."""
     typ = msg["type"]
-    if (typ == "welcome" and client.seat is None and not client.token) or typ == "left" \
-            or (typ == "error" and msg["code"] == "bad_token"):
+    if (typ == "welcome" and client.seat is None and not client.token and client.watched is None) \
+            or typ == "left" or (typ == "error" and msg["code"] == "bad_token") \
+            or (typ == "error" and msg.get("ref") == "watch" and client.room_name is None):
         client.send("list")
 
 

@@ -631,7 +631,11 @@ class Console:
                 self._password_ok()
                 return
             self.screen = "waiting"
-            self.say(f"You watch {msg.get('room')}.")
+            if self._back:  # the connection came back and the client watches again
+                self._back = False
+                self.say(f"Connected again: you watch {msg.get('room')}.")
+            else:
+                self.say(f"You watch {msg.get('room')}.")
         elif typ == "left":
             self.reset_table()
             self.screen = "rooms" if self.kind == "join" else "connecting"
@@ -720,6 +724,15 @@ class Console:
             self.checking = None
             self.picker = None
             self.watching = False
+        if ref == "watch" and self.watching and self.checking is None:
+            # watching again after a reconnect was refused (the room closed, its password changed)
+            room_name = (self.room or {}).get("name") or "The room you watched"
+            self.reset_table()
+            if self.kind == "join":
+                self.screen = "rooms"
+            if code == "no_room":
+                self.say(f"{room_name} closed while you were away: pick a room.")
+                return
         mine = not msg.get("fatal") and ref in ("hello", "join", "create", "watch")
         words = REFUSALS.get(code) if mine else None  # at `start`, the host names whose coins fell short
         if words is not None:

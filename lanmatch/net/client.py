@@ -240,6 +240,11 @@ class Client:
         self.room: dict[str, Any] | None = None
         self.room_name: str | None = None
         self.seat: int | None = None
+        # the room this client watches, as its `watch` said it (with the password): said
+        # again after a reconnect, as a seat's token is (a watcher holds no token)
+        self.watched: dict[str, Any] | None = None
+        self._watch_asked: dict[str, Any] | None = None  # the last `watch` sent, until `watching` answers
+        self._rewatch = False  # `watched` said again after a reconnect, not answered yet
         self.view_msg: dict[str, Any] | None = None  # the latest `view` message, `far` keys restored
         self.deltas = deltas  # ask for deltas in hello; `view_msg` and `on_message` see full views still
         self._held = DeltaHolder()  # the latest view as sent (wire form, numbered): what a delta applies to
@@ -252,6 +257,8 @@ class Client:
     def send(self, typ: str, **fields: Any) -> bool:
         if self.conn is None:
             return False
+        if typ == "watch":
+            self._watch_asked = fields
         return self.conn.send({"type": typ, **fields})
 
     def act(self, action: dict[str, Any], state_id: int | None = None) -> bool:
@@ -415,6 +422,9 @@ class Client:
         elif typ == "welcome":
             self.welcomed = True
             self._account(msg.get("profile"))
+            if self.watched is not None and self.seat is None and not self.token:
+                self.send("watch", **self.watched)  # a watcher's connection came back: watch again
+                self._rewatch = True
         elif typ == "profile":
             self._rekey = None
             self._account(msg["profile"])
@@ -422,10 +432,14 @@ class Client:
             self.balance = msg["balance"]
         elif typ == "seated":
             self.room_name, self.seat, self.token = msg["room"], msg["seat"], msg["token"]
+            self.watched = None
         elif typ == "watching":
             self.room_name, self.seat = msg["room"], None
+            asked = self._watch_asked if (self._watch_asked or {}).get("room") == msg["room"] else None
+            self.watched, self._watch_asked, self._rewatch = asked or {"room": msg["room"]}, None, False
         elif typ == "left":
             self.room_name, self.seat, self.token, self.room, self.view_msg = None, None, None, None, None
+            self.watched = None
             self._held.reset()
         elif typ == "room":
             self.room = msg["room"]
@@ -463,6 +477,12 @@ class Client:
             if msg["code"] == "bad_token":  # that seat is gone (freed, or a restarted host's table ended)
                 self.token, self.seat, self.room_name, self.room, self.view_msg = None, None, None, None, None
                 self._held.reset()
+            elif msg.get("ref") == "watch":
+                self._watch_asked = None
+                if self._rewatch:  # watching again was refused (the room closed, its password changed)
+                    self._rewatch = False
+                    self.watched, self.room_name, self.room, self.view_msg = None, None, None, None
+                    self._held.reset()
             elif (msg["code"] == "bad_field" and msg.get("ref") == "hello" and self.deltas
                   and "'deltas'" in msg["message"] and not self.welcomed):
                 # a host from before deltas refuses the unknown field: say hello again without it
