@@ -379,8 +379,8 @@ def test_a_dropped_connection_comes_back_to_the_same_seat_and_says_so():
 
 def test_a_watchers_dropped_connection_comes_back_watching_with_its_password():
     """A watcher whose connection drops is watching the same table again once
-    it is back (it used to land on the room list, the table frozen behind
-    it), the room's password said again for it; the line says so."""
+    it is back, the room's password said again for it; the line says so. (It
+    used to stay on a frozen table, told "Connected again.", watching nothing.)"""
     holder: dict = {}
 
     async def net(session: Session, nursery: trio.Nursery) -> None:
