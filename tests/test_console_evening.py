@@ -283,8 +283,10 @@ def test_the_room_list_never_runs_its_columns_together_at_any_width(width):
 
 def test_the_hosts_list_counts_playing_rooms_and_keeps_its_columns_apart():
     ui = Console("Ann")
-    ui.set_hosts([HostRow("Kitchen", "10.0.0.2", 7070, "1", "2", "colormatch,dominoes", True, "2"),  # a newer host
-                  HostRow("Attic", "10.0.0.3", 7070, "1", "0", "colormatch")])  # today's: rooms not playing only
+    # a newer host: `rooms` counts every room, `playing` those of them playing (it
+    # used to be shown as their sum, each playing room counted twice)
+    ui.set_hosts([HostRow("Kitchen", "10.0.0.2", 7070, "3", "2", "colormatch,dominoes", True, "2"),
+                  HostRow("Attic", "10.0.0.3", 7070, "1", "0", "colormatch")])  # an older host: rooms not playing only
     attic, kitchen = ui.hosts  # in the order of their names
     assert ui.host_rooms(attic) == "1" and ui.host_rooms(kitchen) == "3"
     ui.rooms_seen[("10.0.0.3", 7070)] = 4  # its room list, playing rooms too

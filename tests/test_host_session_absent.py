@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from test_host_session import Driver, profile, seated_pair, sends, store  # noqa: F401 (the fixture)
 
+from lanmatch.console.model import Console, HostRow
+from lanmatch.net.discovery import txt_record
 from lanmatch.net.keeper import StoreKeeper
 from lanmatch.table.session import REMATCH_WAIT
 
@@ -95,3 +97,8 @@ def test_the_host_summary_counts_playing_rooms():
     d.send(ann, {"type": "start"})
     summary = d.lobby.summary()
     assert (summary["rooms"], summary["playing"], summary["free"]) == (2, 1, 1)
+    # as the console's hosts list reads the advert: two rooms (it used to say 3,
+    # counting the playing one twice)
+    txt = txt_record(summary)
+    row = HostRow("Kitchen", "10.0.0.2", 7070, txt["rooms"], txt["free"], txt["games"], False, txt["playing"])
+    assert Console("Ann").host_rooms(row) == "2"

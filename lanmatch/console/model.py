@@ -1426,10 +1426,12 @@ class Console:
     # -- the lobby: hosts
 
     def host_rooms(self, h: HostRow) -> str:
-        """The rooms a host holds, playing ones too: its TXT's `rooms` and `playing`
-        (a newer host), else the last room list this console got from it, else `rooms`."""
+        """The rooms a host holds, playing ones too: its TXT's `rooms` where it
+        also says `playing` (a host of protocol 2, whose `rooms` counts every
+        room, `playing` those of them playing), else the last room list this
+        console got from it, else `rooms` (an older host: the rooms not playing)."""
         if h.rooms.isdigit() and h.playing.isdigit():
-            return str(int(h.rooms) + int(h.playing))
+            return h.rooms
         seen = self.rooms_seen.get((h.address, h.port))
         return str(seen) if seen is not None else h.rooms
 
