@@ -174,3 +174,24 @@ def test_a_watcher_is_offered_a_seat_that_opens_between_games_and_j_takes_it():
     assert ui.press("2") == [("send", "join", {"room": ROOM, "seat": 2})]
     ui.on_message({"type": "seated", "seq": 3, "room": ROOM, "seat": 2, "token": "1" * 32}, 0.0)
     assert ui.seat == 2 and not ui.watching
+
+
+def test_the_offer_of_a_seat_goes_when_the_next_game_is_dealt():
+    """Found in a play-test: the watcher's "A seat is open ...: j takes it"
+    stayed up through the next game, and `j` then said no seat was open."""
+    ui = Console("Cat", kind="join")
+    ui.on_message({"type": "watching", "seq": 1, "room": ROOM}, 0.0)
+    over = room_msg(3, state="over", creator=0)
+    over["room"].update(watchers=["Cat"], spectators=1, free=1, open_seats=[2])
+    ui.on_message(over, 0.0)
+    assert "A seat is open at Test table: j takes it" in ui.message
+    playing = room_msg(3, creator=0)
+    playing["room"].update(watchers=["Cat"], spectators=1, games=2)
+    ui.on_message(playing, 0.0)
+    assert ui.message == "" and not ui.may_sit()
+    assert ui.press("j") == [] and "No seat" in ui.message
+    ui.on_message(over, 0.0)  # between games again: offered again
+    assert "A seat is open at Test table: j takes it" in ui.message
+    ui.say("Bob says: hi")  # another line since: left as it is
+    ui.on_message(playing, 0.0)
+    assert ui.message == "Bob says: hi"

@@ -734,6 +734,12 @@ def test_leaving_a_running_coin_game_warns_of_the_stake_and_the_fee_first():
     ui3 = seated_ui(g, kind="join")
     ui3.press("L")
     assert "fee" not in text(ui3) and "Give your seat up?" in text(ui3)
+    # a watcher has no seat to give up (a play-test found it asked so)
+    ui3.press("escape")
+    ui3.seat, ui3.watching = None, True
+    ui3.press("L")
+    assert "Stop watching?" in text(ui3) and "seat" not in text(ui3).split("Stop watching?")[1].split("\n")[1]
+    assert ui3.press("L") == [("send", "leave", {})]
 
 
 def test_the_waiting_room_names_the_bot_that_will_sit_in_an_empty_seat_in_good_english():

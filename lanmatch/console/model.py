@@ -358,6 +358,7 @@ class Console:
         self.sends: list[Intent] = []  # intents a message (not a key) gave rise to: the application sends and clears them
         self.watch_password = ""  # the password this console watches its room with (a seat there needs it too)
         self._seat_offered: tuple[Any, ...] | None = None  # the room state a watcher was last offered a seat in
+        self._offer_said = ""  # ... and the line that offered it
         # lobby
         self.hosts: list[HostRow] = []
         self.host_key = ""  # the connected host's certificate fingerprint, short (`lanmatch host` prints the same)
@@ -671,20 +672,23 @@ class Console:
         self.add_log([line])
 
     def _offer_seat(self) -> None:
-        """A watcher is told, once per room state, when a seat opens between games."""
+        """A watcher is told, once per room state, when a seat opens between
+        games; the line goes when no seat is open any more (the next deal)."""
         room = self.room or {}
-        if not self.watching or self.seat is not None or room.get("state") == "playing":
-            return
         seats = room.get("open_seats") if isinstance(room.get("open_seats"), list) else []
-        if not seats:
+        if not seats or not self.may_sit():
             self._seat_offered = None
+            if self._offer_said and self.message == self._offer_said:
+                self.say("")  # (it said `j` takes a seat: `j` would now say none is open)
+            self._offer_said = ""
             return
         key = (room.get("name"), room.get("games"), room.get("state"), tuple(seats))
         if self._seat_offered == key:
             return
         self._seat_offered = key
-        self.say(f"A seat is open at {shown(str(room.get('name')))}: {keymap.key_name('sit', self.screen_mode())} "
-                 "takes it (you stay a watcher otherwise).")
+        self._offer_said = (f"A seat is open at {shown(str(room.get('name')))}: "
+                            f"{keymap.key_name('sit', self.screen_mode())} takes it (you stay a watcher otherwise).")
+        self.say(self._offer_said)
 
     def may_sit(self) -> bool:
         """Is this console a watcher of a room with a seat open now (not playing)?"""
@@ -873,7 +877,7 @@ class Console:
 
     def reset_table(self) -> None:
         self.room, self.seat, self.watching, self.msg = None, None, False, None
-        self.chat, self.mutes, self.watch_password, self._seat_offered = [], Mutes(), "", None
+        self.chat, self.mutes, self.watch_password, self._seat_offered, self._offer_said = [], Mutes(), "", None, ""
         self.picker = None
         self.checking = None
         self.sent_sid = None

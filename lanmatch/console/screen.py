@@ -783,6 +783,9 @@ def overlay_box(ui: Console, width: int, height: int = 24, now: float | None = N
                    f" ({LEAVING_FEE_PERCENT}%)."),
             _plain(" A bot plays your seat from now on."),
             _keys_of(ui)], width)
+    if ui.overlay == "confirm_leave" and ui.seat is None:  # a watcher: no seat to give up
+        return _box("Stop watching?", [_plain(" Back to the room list; the game goes on without you."), _keys_of(ui)],
+                    width)
     if ui.overlay == "confirm_leave":
         return _box("Leave the room?", [_plain(" Give your seat up? A bot plays it from now on."), _keys_of(ui)], width)
     if ui.overlay == "host_gone":
