@@ -9,6 +9,8 @@ checked on the screen.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from _console import (
     ROOM,
@@ -28,7 +30,7 @@ from _console import (
 
 from lanmatch.console.model import Console, HostRow
 from lanmatch.console.screen import short_card
-from lanmatch.rules import new_game
+from lanmatch.rules import get_game, new_game
 from lanmatch.rules.cards import describe
 
 
@@ -776,3 +778,27 @@ def test_a_watcher_back_after_a_drop_says_so_and_a_refused_watch_returns_to_the_
                        "message": "There is no room 'Pot'."}, 0.0)
         assert not ui.watching and ui.screen == "rooms" and ui.room is None and ui.msg is None
         assert ui.message == "Pot closed while you were away: pick a room."
+
+
+@pytest.mark.parametrize("table", list(get_game("colormatch").tables))
+def test_d_with_a_card_that_plays_draws_or_says_the_tables_rule(table):
+    """`d` in a turn where a card plays: a draw where the table allows one
+    (its declaration's `draw_with_play`), else a line naming that rule (a
+    play-test was told "There is nothing to draw now" with 79 cards to draw)."""
+    spec = get_game("colormatch").tables[table]
+    rng = random.Random(table)
+    g = new_game("colormatch", table=table, players=3, seed=4)
+    for _ in range(300):  # bounded: a turn of seat 0 with a play comes long before
+        legal = g.legal_actions(0)
+        if g.to_act == [0] and g.view(0)["phase"] == "turn" and any(a["type"] == "play" for a in legal):
+            break
+        seat = g.to_act[0]
+        g.act(seat, rng.choice(g.legal_actions(seat)))
+    else:
+        pytest.fail("no turn of seat 0 with a play")
+    ui = seated_ui(g, table=table)
+    sent = ui.press("d")
+    if spec.draw_with_play:
+        assert sent == [("act", {"type": "draw"}, g.view(0)["step"])], sent
+    else:
+        assert sent == [] and ui.message == f"At {spec.title} you may draw only when no card plays: play one."

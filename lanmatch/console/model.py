@@ -1284,7 +1284,14 @@ class Console:
         return []
 
     def _key_draw(self, key: str) -> list[Intent]:
-        return self._by_types(("draw", "pass", "keep"), "There is nothing to draw now.")
+        none = "There is nothing to draw now."
+        spec = self.table_spec()
+        if (spec is not None and getattr(spec, "draw_with_play", True) is False
+                and any(a.get("type") == "play" for a in self.legal)
+                and not any(a.get("type") in ("draw", "pass", "keep") for a in self.legal)):
+            # the table's rule, not an empty pile (a play-test was told there was nothing to draw)
+            none = f"At {spec.title} you may draw only when no card plays: play one."
+        return self._by_types(("draw", "pass", "keep"), none)
 
     def _key_drawn(self, key: str) -> list[Intent]:
         drawn = (self.view or {}).get("drawn")
