@@ -452,6 +452,37 @@ def test_a_host_played_at_before_is_listed_and_checked_live_with_mdns_finding_no
     assert session.client is None or session.client.fingerprint == identity.fingerprint
 
 
+def test_joined_by_address_the_hosts_screen_lists_the_host_played_at(tmp_path):
+    """`lanmatch join ADDRESS` browses nothing, but Esc from the rooms still
+    finds on the hosts screen the hosts this machine played at, checked live
+    (a play-test found it empty: "not browsing: type an address below")."""
+    port = free_port()
+    identity = Identity.make()
+    book = HostBook(tmp_path / "hosts.json")
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        await nursery.start(_host_named, "Kitchen", port, identity)
+        session.hosts = book
+        await join_net(session, nursery, join_args(port))
+
+    async def script(session: Session, inp) -> None:
+        ui = session.ui
+        await until(lambda: ui.screen == "rooms", "the rooms of Kitchen", 15)
+        assert [k.name for k in book.load()] == ["Kitchen"]  # pinned at the first connection
+        inp.send_text("\x1b")
+        await until(lambda: ui.screen == "hosts", "the hosts screen")
+        await until(lambda: [(h.label, h.found) for h in ui.hosts] == [("Kitchen", "played before")],
+                    "the host played at, checked", 15)
+        seen["screen"] = screen_text(render_screen(ui, time.monotonic()))
+        inp.send_text("\r")
+        await until(lambda: ui.screen == "rooms", "the rooms again", 15)
+        inp.send_text("q")
+
+    seen: dict = {}
+    headless(lambda: Session(Console("Ann", kind="join"), net), script)
+    assert "Kitchen" in seen["screen"] and "not browsing" not in seen["screen"]
+
+
 def test_a_pinned_console_refuses_a_host_of_that_name_with_another_certificate(tmp_path):
     """The known-hosts file pins 'Kitchen' to one certificate; a host called
     Kitchen with another one at that address is refused before anything is

@@ -713,6 +713,8 @@ async def join_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
     ui = session.ui
     session.hooks = [_relist]
     nursery.start_soon(_relister, session)
+    # (with an address too: the hosts screen, after Esc or a host gone, lists them)
+    nursery.start_soon(_check_known, session)
     if args.address:
         host, port = parse_address(args.address)
         known = session.hosts.pinned(args.address) if session.hosts is not None and ":" not in args.address else None
@@ -723,7 +725,6 @@ async def join_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
         session.connect(host, port, f"{host}:{port}")
         return
     nursery.start_soon(_browse, session, [args.bind] if args.bind else None)
-    nursery.start_soon(_check_known, session)
     saved = session.seats.latest(ui.name, time.time()) if session.seats is not None else None
     if saved is not None:  # a seat kept on this machine: straight back to it
         label = saved.host or where((saved.address, saved.port))
@@ -732,14 +733,18 @@ async def join_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
 
 
 KNOWN_CHECK = 5.0  # seconds between the TCP checks of the hosts this machine played at
+KNOWN_WAKE = 0.25  # seconds between looks at whether the hosts screen is up
 
 
 async def _check_known(session: Session) -> None:
-    """Every `KNOWN_CHECK` seconds, whether each host this machine played at
-    (and mDNS did not find) answers, checked over TCP and TLS, all at once."""
+    """Every `KNOWN_CHECK` seconds while the hosts screen is up (at once when
+    it comes up), whether each host this machine played at (and mDNS did not
+    find) answers, checked over TCP and TLS, all at once."""
     from lanmatch.net.discovery import check_alive
 
     while True:
+        while session.ui.screen != "hosts":  # (nothing to show it on: no checks while playing)
+            await trio.sleep(KNOWN_WAKE)
         known = session.hosts.load() if session.hosts is not None else []
         found = {h.label.casefold() for h in session.found} | {(h.address, h.port) for h in session.found}
         todo = [k for k in known[:16] if k.name.casefold() not in found and (k.address, k.port) not in found]
