@@ -174,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument(
         "--rematch-after", type=_seconds, default=None, metavar="S",
-        help="the --room's pause between games (default 2 s)",
+        help="the --room's pause between games (default 2 s; at least 10 s while a person sits there)",
     )
     host.add_argument(
         "--stake", type=int, default=0, metavar="COINS",

@@ -376,6 +376,46 @@ def test_end_of_a_game_shows_the_scores_the_standing_and_the_rematch_key():
     assert ui.press("r") == [] and "creator" in ui.message
 
 
+def test_a_room_that_deals_by_itself_counts_down_and_names_its_director():
+    """A headless room (`lanmatch host --room R --start-after 3`) says when it
+    deals (`deals_in`): the waiting room and the end of a game count it down
+    instead of asking its members to start or to rematch (a play-test read
+    "Press s to start" and "r deals a rematch" there, while it dealt by itself
+    3 s later); who directs it is the room's `director`, named."""
+    hands = [["R1", "R2", "R3", "R4", "R5", "R6", "R7"], ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"]]
+    g = rigged("classic", hands, "R8", first=0)
+    for me, director in ((0, 0), (1, 0)):
+        ui = Console("Ann" if me == 0 else "Bob", kind="join")
+        ui.on_message({"type": "seated", "room": ROOM, "seat": me, "token": "0" * 32}, 0.0)
+        waiting = room_msg(2, state="open")
+        waiting["room"].update(director=director, deals_in=3.0, seats=[
+            {"seat": 0, "name": "Ann", "kind": "person", "connected": True},
+            {"seat": 1, "name": "Bob", "kind": "person", "connected": True}])
+        ui.on_message(waiting, 10.0)
+        assert ui.screen == "waiting"
+        if me == director:
+            assert "Press s to start now; it deals itself in 3 s, bots in the empty seats." in text(ui, now=10.0)
+            assert "it deals itself in 2 s" in text(ui, now=11.2)  # counted down since the room came
+        else:
+            assert "It deals itself in 3 s, bots in the empty seats." in text(ui, now=10.0)
+            assert "Press s" not in text(ui, now=10.0)
+    sheds_reds(g)
+    ui = seated_ui(g)
+    over = room_msg(2, state="over", games=1)
+    over["room"].update(director=0, deals_in=10.0)
+    ui.on_message(over, 20.0)
+    assert "r deals it now; the next game is dealt in 10 s." in text(ui, now=20.0)
+    assert "dealt in 4 s" in text(ui, now=26.5) and "deals a rematch" not in text(ui, now=20.0)
+    over["room"].update(director=1, deals_in=None, names=["Ann", "Bob"])
+    over["room"]["seats"][1] = {"seat": 1, "name": "Bob", "kind": "person", "connected": True}
+    ui.on_message(over, 30.0)
+    assert "Waiting for Bob to deal a rematch" in text(ui, now=30.0) and "(Bob deals the rematch)" in text(ui, 30.0)
+    assert ui.press("r") == [] and ui.message == "Bob deals the rematch."
+    over["room"].update(open_rematch=True)  # after a minute any seated peer may
+    ui.on_message(over, 90.0)
+    assert ui.may_direct() and ui.press("r") == [("send", "rematch", {})]
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (100, 30), (60, 16)])
 def test_every_screen_fits_the_terminal(size):
     width, height = size

@@ -30,7 +30,7 @@ from lanmatch.table.effects import (
     Views,
 )
 from lanmatch.table.lobby import Limits, Lobby, Peer
-from lanmatch.table.session import RoomSession
+from lanmatch.table.session import PEOPLE_PAUSE, RoomSession
 
 TODAY = "2026-02-03"
 
@@ -311,6 +311,42 @@ def test_a_headless_room_starts_by_itself_once_someone_sits():
     d.tick(session, 10.0)
     assert session.room.state == "playing" and d.last(bot, "view")["view"]["seat"] == 0
     assert any(type(e) is Log and "started" in e.fmt for e in d.effects)
+
+
+@pytest.mark.parametrize("agent", ["person", "bot"])
+def test_a_room_that_deals_by_itself_says_when_and_gives_people_time_to_read_the_scores(agent):
+    """A headless room's `room` tells its members `deals_in` (seconds until it
+    deals by itself); between games it waits `rematch_after`, or at least
+    `PEOPLE_PAUSE` while a person sits there (a play-test found the scores
+    gone after 3 s, under 'r deals a rematch'); its director may deal sooner."""
+    d = Driver()
+    session = d.lobby.create_room("auto", game="colormatch", table="classic", seats=2, auto_start=True,
+                                  start_after=3.0, rematch_after=2.0, bot_level="easy", clock=600)
+    d.run(d.lobby.drain())
+    ann = d.connect("Ann", agent=agent)
+    d.now = 1.0
+    d.send(ann, {"type": "join", "room": "auto"})
+    room = d.last(ann, "room")["room"]
+    assert room["state"] == "open" and room["deals_in"] == 2.0 and room["director"] == 0
+    d.tick(session, 3.0)
+    assert session.room.state == "playing" and "deals_in" not in d.last(ann, "room")["room"]
+    ref = session.room.referee
+    for _ in range(2000):  # bounded: Ann's seat on autopilot plays it out with the bots
+        if session.room.state != "playing":
+            break
+        ref.set_autopilot(0, d.now)
+        d.tick(session, max(d.now, session.deadline()))
+    assert session.room.state == "over"
+    pause = PEOPLE_PAUSE if agent == "person" else 3.0  # (start_after: 3 s, more than rematch_after)
+    ended = d.now
+    assert d.last(ann, "room")["room"]["deals_in"] == pause and session.deadline() == pytest.approx(ended + pause)
+    if agent == "person":
+        d.now = ended + 1.0
+        d.send(ann, {"type": "rematch"})  # the director deals it sooner
+        assert session.room.state == "playing"
+    else:
+        d.tick(session, ended + pause)
+        assert session.room.state == "playing"
 
 
 def test_a_dropped_peer_keeps_its_seat_and_its_token_brings_it_back():

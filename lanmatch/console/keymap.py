@@ -154,7 +154,7 @@ def _chat_shown(ui: Any) -> bool:
 
 
 def _rematch_words(ui: Any) -> str:
-    return "r rematch" if ui.may_direct() else "(the creator deals the rematch)"
+    return "r rematch" if ui.may_direct() else f"({ui.director_name()} deals the rematch)"
 
 
 def _stake_words(ui: Any) -> str:

@@ -357,6 +357,7 @@ class Console:
         self.bells: list[tuple[str, str]] = []  # (title, body) of bells due: the application rings and clears them
         self.sends: list[Intent] = []  # intents a message (not a key) gave rise to: the application sends and clears them
         self.watch_password = ""  # the password this console watches its room with (a seat there needs it too)
+        self.room_at = 0.0  # when `room` came (its `deals_in` counts from then)
         self._seat_offered: tuple[Any, ...] | None = None  # the room state a watcher was last offered a seat in
         self._offer_said = ""  # ... and the line that offered it
         # lobby
@@ -516,13 +517,36 @@ class Console:
         self.sel = max(0, min(self.sel, len(items) - 1))
         return items[self.sel]
 
+    def deals_in(self, now: float) -> float | None:
+        """Seconds until the room deals the next game by itself (the room's
+        `deals_in`, counted down since it came), or None: it waits for its director."""
+        left = (self.room or {}).get("deals_in")
+        if type(left) not in (int, float) or (self.room or {}).get("state") == "playing":
+            return None
+        return max(0.0, left - (now - self.room_at))
+
     def may_direct(self) -> bool:
-        """May this peer start or rematch the room? (its creator; anyone seated when there is none)"""
+        """May this peer start or rematch the room? Its director, as the room
+        says (a host of protocol 2: the creator while here, else the first
+        seated person; any seated peer once the rematch is `open_rematch`), else
+        its creator (anyone seated when there is none)."""
         room = self.room or {}
         if self.seat is None:
             return False
+        if "director" in room:
+            d = room.get("director")
+            return d is None or d == self.seat or (room.get("open_rematch") is True and room.get("state") == "over")
         creator = room.get("creator")
         return creator is None or creator == self.seat
+
+    def director_name(self) -> str:
+        """Who deals the room's games, in words ("the room's creator" when the room does not say)."""
+        room = self.room or {}
+        d = room.get("director")
+        names = self.names()
+        if type(d) is int and 0 <= d < len(names) and names[d] and d != room.get("creator"):
+            return shown(str(names[d]))
+        return "the room's creator"
 
     def timers_now(self, now: float) -> list[dict[str, Any]]:
         """The view's timers with the seconds left at `now`."""
@@ -600,7 +624,7 @@ class Console:
             if self.host_address is not None:
                 self.rooms_seen[self.host_address] = len(self.rooms)
         elif typ == "room":
-            self.room = msg.get("room")
+            self.room, self.room_at = msg.get("room"), now
             self._learn_names()
             self._offer_seat()
             if self.checking is not None:
@@ -647,7 +671,7 @@ class Console:
         elif typ == "view":
             self._on_view(msg, now)
         elif typ == "snapshot":
-            self.room = msg.get("room") or self.room
+            self.room, self.room_at = msg.get("room") or self.room, now
             self._learn_names()
             self.seat = msg.get("seat")
             if msg.get("view") is not None:
@@ -1423,7 +1447,8 @@ class Console:
     def _directs(self, typ: str, what: str) -> list[Intent]:
         """Send `typ` if this peer directs the room, else say who does (`what`)."""
         if not self.may_direct():
-            self.say(f"The room's creator {what}.")
+            who = self.director_name()
+            self.say(f"{who[0].upper()}{who[1:]} {what}.")
             return []
         return [("send", typ, {})]
 

@@ -23,6 +23,7 @@ what you are asked to do, the keys that work now, and a message line.
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
 from typing import Any
@@ -353,7 +354,7 @@ def _hand_block(ui: Console, w: Words, width: int, budget: int) -> tuple[Line, l
     return _rule(head, width), [cut(x, width) for x in lines]
 
 
-def _outcome_block(ui: Console, width: int) -> list[Line]:
+def _outcome_block(ui: Console, now: float, width: int) -> list[Line]:
     v = ui.view or {}
     text = render_outcome(ui.outcome or {}, v, ui.table, names=ui.names(), color=True, width=width - 2)
     lines = [ansi_fragments(" " + x) for x in text.splitlines()]
@@ -370,10 +371,15 @@ def _outcome_block(ui: Console, width: int) -> list[Line]:
         games = room.get("games", 1)
         lines.append(_plain(f" This room after {plural(games, 'game')}: " + " · ".join(parts), "bold"))
     lines += [_plain(" " + x, "bold") for x in tournament_lines(room, width - 2)]
-    if ui.may_direct():
+    deals_in = ui.deals_in(now)
+    if deals_in is not None:  # a room that deals by itself
+        later = f"the next game is dealt in {math.ceil(deals_in)} s"
+        lines.append(_plain(f" {keymap.key_name('rematch')} deals it now; {later}." if ui.may_direct()
+                            else f" {later[0].upper()}{later[1:]}.", "bold"))
+    elif ui.may_direct():
         lines.append(_plain(f" {keymap.key_name('rematch')} deals a rematch (same seats, a new deal).", "bold"))
     else:
-        lines.append(_plain(" Waiting for the room's creator to deal a rematch…"))
+        lines.append(_plain(f" Waiting for {ui.director_name()} to deal a rematch…"))
     return [row for x in lines for row in wrap(x, width)]
 
 
@@ -429,7 +435,7 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     bottom: list[Line] = []
     over = ui.outcome is not None
     if over:
-        block = _outcome_block(ui, width)
+        block = _outcome_block(ui, now, width)
     else:
         hand_budget = max(1, min(4, (height - len(top) - 6) // 2))
         head, hand = _hand_block(ui, w, width, hand_budget)
@@ -509,10 +515,14 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
         lines.append(_plain(" The game is being dealt…"))
     elif ui.watching:
         lines.append(_plain(" You are watching this room."))
+    elif (deals_in := ui.deals_in(now)) is not None:  # a room that deals by itself
+        later = f"it deals itself in {math.ceil(deals_in)} s, bots in the empty seats"
+        lines.append(_plain(f" Press {keymap.key_name('start', 'waiting')} to start now; {later}." if ui.may_direct()
+                            else f" {later[0].upper()}{later[1:]}.", "bold"))
     elif ui.may_direct():
         lines.append(_plain(f" Press {keymap.key_name('start', 'waiting')} to start: the empty seats get bots.", "bold"))
     else:
-        lines.append(_plain(" Waiting for the room's creator to start the game…"))
+        lines.append(_plain(f" Waiting for {ui.director_name()} to start the game…"))
     return _with_footer(ui, lines + _chat_block(ui, width, height - len(lines) - 3), width, height)
 
 

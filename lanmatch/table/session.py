@@ -52,6 +52,9 @@ if TYPE_CHECKING:
 
 REMATCH_WAIT = 60.0
 """Seconds a finished room waits for its director's rematch; then any seated person may deal it."""
+PEOPLE_PAUSE = 10.0
+"""A room that deals by itself (`auto_start`): the least pause between games while
+a person sits there, to read the scores (its director may deal sooner)."""
 
 
 @dataclass
@@ -131,6 +134,7 @@ class RoomSession:
         self.start_after = start_after
         self.rematch_after = rematch_after  # auto rooms: the pause between games
         self._start_at: float | None = None
+        self._clock = 0.0  # the `now` of the latest call from the room's task (for `public`'s `deals_in`)
         self.seated: dict[int, Peer] = {}
         self.spectators: set[Peer] = set()
         self.closed = False
@@ -149,6 +153,7 @@ class RoomSession:
 
     def opened(self, now: float) -> list[Any]:
         """The room's task has started: a headless room's start timer runs from `now`."""
+        self._clock = now
         if self.auto_start and self.start_after is not None:
             self._start_at = now + self.start_after
         return self.out.drain()
@@ -166,6 +171,7 @@ class RoomSession:
     def wake(self, now: float) -> list[Any]:
         """The start timer of a headless room, if due at `now`; the end of a
         finished room's wait for its director's rematch."""
+        self._clock = now
         if self._rematch_at is not None and now >= self._rematch_at:
             self._rematch_at = None
             if self.room.state == "over":
@@ -204,6 +210,7 @@ class RoomSession:
     def played(self, played: tuple[int, dict[str, Any], str] | None, now: float) -> list[Any]:
         """After a `resolve`: the referee's notes logged and, if it played
         something, the action stored and the new state sent."""
+        self._clock = now
         ref = self.room.referee
         while ref.notes:
             self.out.log(WARNING, "room %s: %s", self.room.name, ref.notes.pop(0))
@@ -253,6 +260,7 @@ class RoomSession:
         Raises: anything else is a bug of ours (the task logs it and answers
         `internal`); the effects decided before it are in the lobby's outbox.
         """
+        self._clock = now
         room = self.room
         if typ in ("join", "watch") and room.password and self._slow_down(peer, typ, now):
             return self.out.drain()
@@ -712,10 +720,12 @@ class RoomSession:
                     if room.seats[s] is not None and s not in self.seated:
                         self._free(s, now)
                 # the next game: when the seats are full again (those who stay,
-                # and newcomers), or after start_after with bots
-                self._start_at = now + (
-                    self.rematch_after if self.start_after is None else max(self.rematch_after, self.start_after)
-                )
+                # and newcomers), or after start_after with bots; with a person
+                # seated, not before they could read the scores
+                pause = self.rematch_after if self.start_after is None else max(self.rematch_after, self.start_after)
+                if any(p.agent == "person" for p in self.seated.values()):
+                    pause = max(pause, PEOPLE_PAUSE)
+                self._start_at = now + pause
             else:
                 # a resumed table's seats whose peers never came back are freed
                 # (as if they had gone between games); a room nobody is in closes
@@ -881,6 +891,8 @@ class RoomSession:
         d = self.director()
         info["director"] = d.seat if d is not None else None
         info["open_rematch"] = self.open_rematch  # any seated person may deal the rematch now
+        if self._start_at is not None and self.room.state != "playing":  # it deals by itself then
+            info["deals_in"] = round(max(0.0, self._start_at - self._clock), 1)
         for s, name in self.departed.items():
             seat = info["seats"][s]
             if seat["kind"] == "bot":
