@@ -938,20 +938,21 @@ class Console:
             if self.picker is not None and self.picker.state_id is not None:
                 self.picker = None  # it offered actions of a state that is gone
         back, self._resumed = self._resumed, None
+
+        def told(events: list[dict[str, Any]]) -> list[str]:
+            return describe_events(events, self.table, names=self.names(),
+                                   seat=self.seat if self.seat is not None else -1, game=self.game)
+
+        events = view.get("events") or []
         if back is not None:
+            earlier = [e for e in events if e.get("n", 0) <= self._last_n]
+            if earlier and not self.log:  # a console started again: what it had shown, as far as the view holds
+                self.add_log(["── Earlier in this game ──", *told(earlier)])
             self.add_log(["── Back at your seat: what was played while you were away ──"])
-        fresh = [e for e in view.get("events") or [] if e.get("n", 0) > self._last_n]
+        fresh = [e for e in events if e.get("n", 0) > self._last_n]
         if fresh:
             self._last_n = fresh[-1].get("n", self._last_n)
-            self.add_log(
-                describe_events(
-                    fresh,
-                    self.table,
-                    names=self.names(),
-                    seat=self.seat if self.seat is not None else -1,
-                    game=self.game,
-                )
-            )
+            self.add_log(told(fresh))
         if back is not None:
             self.add_log([self._meanwhile(back, step, fresh)])
         if timed_out:
