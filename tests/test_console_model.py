@@ -842,3 +842,25 @@ def test_d_with_a_card_that_plays_draws_or_says_the_tables_rule(table):
         assert sent == [("act", {"type": "draw"}, g.view(0)["step"])], sent
     else:
         assert sent == [] and ui.message == f"At {spec.title} you may draw only when no card plays: play one."
+
+
+def test_the_out_of_turn_line_goes_when_the_turn_comes_and_a_new_deal_shows_its_own_moves():
+    """Two play-test findings: "Not your turn: waiting for Bot 1" stayed up
+    after the turn came back; after a rematch with the history scrolled back,
+    the new game showed the old game's moves."""
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    to_seat0(g)
+    for _ in range(10):  # seat 0 moves until the turn is another's (bounded: a draw may keep it)
+        if g.view(0)["turn"] != 0:
+            break
+        g.act(0, g.legal_actions(0)[0])
+    ui = seated_ui(g)
+    assert not ui.legal and ui.press("d") == [] and ui.message.startswith("Not your turn: waiting for ")
+    to_seat0(g)
+    push(ui, g)
+    assert ui.legal and ui.message == ""
+    ui.log_back = 5
+    ui.log += ["filler"] * 20
+    fresh = new_game("colormatch", table="classic", players=3, seed=4)  # the next deal: step 0 again
+    push(ui, fresh)
+    assert ui.log_back == 0 and ui.log[ui.log.index("── A new game is dealt ──") + 1:]

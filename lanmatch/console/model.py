@@ -69,6 +69,7 @@ from lanmatch.table import GUEST_MAX_SEATS, default_clock
 
 Intent = tuple
 LOG_KEEP = 300
+NOT_YOUR_TURN = "Not your turn: waiting for "  # (a key pressed out of turn; the line goes when the turn comes)
 ROUND_SECONDS = 8.0  # how long a Dominoes round's end stays up (a key closes it sooner)
 LEVELS = ("easy", "medium", "hard")
 MODES = ("single", "match", "daily")
@@ -928,6 +929,7 @@ class Console:
         new_game = self._last_step is not None and (step < self._last_step or (self._had_outcome and view.get("outcome") is None))
         if new_game:
             self._last_n = 0
+            self.log_back = 0  # a new deal shows its own moves, not the last game's scrolled back
             self.add_log(["── A new game is dealt ──"])
         self.msg = msg
         self.received_at = now
@@ -967,6 +969,8 @@ class Console:
             self.sel = codes.index(old_code)
         self.sel = max(0, min(self.sel, len(items) - 1)) if items else 0
         mine_now = bool(self.legal)
+        if mine_now and self.message.startswith(NOT_YOUR_TURN):
+            self.say("")  # (`_waiting_words`: no longer true)
         if mine_now and (not was_mine or self.state_id != old_sid) and items and not items[self.sel].playable:
             first = next((k for k, i in enumerate(items) if i.playable), None)
             if first is not None:
@@ -1409,7 +1413,7 @@ class Console:
         turn = v.get("turn")
         if turn is None:
             return "Nothing to do now."
-        return f"Not your turn: waiting for {self.words().name(turn)}."
+        return f"{NOT_YOUR_TURN}{self.words().name(turn)}."
 
     def _play_card(self, code: str) -> list[Intent]:
         item = next((i for i in self.hand() if i.code == code), None)
