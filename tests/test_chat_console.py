@@ -135,6 +135,9 @@ def test_the_watchers_line_fits_its_width():
     assert watchers_line({"watchers": [], "spectators": 3}) == "Watching: 3 watchers"
     assert watchers_line({"watchers": [], "spectators": 0}) == ""
     assert watchers_line({"spectators": 1}) == "Watching: 1 watcher"
+    # a watcher's own screen names it "You", first (a play-test read "Watching: Cat" as Cat)
+    two = {"watchers": ["Bob", "Cat"], "spectators": 2}
+    assert watchers_line(two, 78, me="Cat") == "Watching: You, Bob" and watchers_line(two, 78) == "Watching: Bob, Cat"
 
 
 def test_enter_on_a_playing_room_offers_to_watch_it():

@@ -76,11 +76,15 @@ def chat_line(msg: dict[str, Any], my_seat: int | None, me_watching: bool = Fals
     return f"{who} says: {text}"
 
 
-def watchers_line(room: dict[str, Any] | None, width: int = 80) -> str:
+def watchers_line(room: dict[str, Any] | None, width: int = 80, me: str | None = None) -> str:
     """`Watching: Bob, Cat` (with `+3 more` past the names the room gives or
-    the width holds); "" when nobody watches."""
+    the width holds); "" when nobody watches. `me`: this console's name when
+    it watches: it is written "You", first."""
     room = room or {}
     names = [shown(str(n)) for n in room.get("watchers") or [] if isinstance(n, str)]
+    if me is not None and shown(me) in names:
+        names.remove(shown(me))
+        names.insert(0, "You")
     count = room.get("spectators")
     total = max(count, len(names)) if isinstance(count, int) else len(names)
     if total <= 0:
