@@ -336,8 +336,10 @@ def test_a_move_the_clock_played_for_you_is_told_in_the_log():
     push(ui, g, timers=[{"seat": 0, "kind": "move", "left": 30.0}])
     told = "Your time ran out: the host played that move for you."
     g.act(0, g.legal_actions(0)[0])  # the host's Hard stand-in, after 30 s
+    n = len(ui.log)
     push(ui, g)
-    assert ui.log[-1] == told
+    # said before the move it played (a play-test read it after that move's lines)
+    assert ui.log[n] == told and ui.log[n + 1].startswith("You ") and len(ui.log) > n + 1
     # a move the player made themselves is not
     to_seat0(g)
     push(ui, g, timers=[{"seat": 0, "kind": "move", "left": 30.0}])

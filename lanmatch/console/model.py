@@ -951,14 +951,14 @@ class Console:
             if earlier and not self.log:  # a console started again: what it had shown, as far as the view holds
                 self.add_log(["── Earlier in this game ──", *told(earlier)])
             self.add_log(["── Back at your seat: what was played while you were away ──"])
+        if timed_out:  # (before the move it says was played for you, and what followed it)
+            self.add_log(["Your time ran out: the host played that move for you."])
         fresh = [e for e in events if e.get("n", 0) > self._last_n]
         if fresh:
             self._last_n = fresh[-1].get("n", self._last_n)
             self.add_log(told(fresh))
         if back is not None:
             self.add_log([self._meanwhile(back, step, fresh)])
-        if timed_out:
-            self.add_log(["Your time ran out: the host played that move for you."])
         self._note_round(view, fresh, now)
         if self.screen in ("waiting", "connecting", "rooms", "form"):
             self.screen = "table"
