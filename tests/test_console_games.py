@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 from _console import push, room_msg, seated_ui, text, wire
 
-from lanmatch.console.model import Console, RoomForm
+from lanmatch.console.model import Console, RoomForm, bool_options
 from lanmatch.console.render import render_outcome, render_table
 from lanmatch.console.screen import help_lines
 from lanmatch.rules import (
+    GAMES,
     Game,
     TableInfo,
     new_game,
@@ -233,3 +234,12 @@ def test_a_view_of_a_game_this_console_has_not_registered_is_still_drawn():
     assert "Stones: 5" in screen and "Your hand: 2 pieces" in screen and "Tab all moves" in screen
     ui.press("tab")
     assert ui.picker.options[0][1] == "take 2"
+
+
+def test_every_house_option_a_table_accepts_has_its_games_words():
+    """The new-room form shows each on/off option in words its game declares
+    (`Game.option_titles`), never by its name (a play-test read "option seven_o")."""
+    for name, game in GAMES.items():
+        for table in game.tables:
+            for option in bool_options(name, table):
+                assert game.option_titles.get(option), (name, table, option)

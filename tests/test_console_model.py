@@ -418,6 +418,20 @@ def test_a_room_that_deals_by_itself_counts_down_and_names_its_director():
     assert ui.may_direct() and ui.press("r") == [("send", "rematch", {})]
 
 
+def test_the_waiting_room_names_the_house_options_in_words():
+    """A play-test could not see, waiting, that the room had stacking on."""
+    ui = Console("Ann", kind="join")
+    ui.on_message({"type": "seated", "room": ROOM, "seat": 0, "token": "0" * 32}, 0.0)
+    waiting = room_msg(3, state="open", table="standard")
+    waiting["room"]["options"] = {"stacking": True, "jump_in": False, "seven_o": True, "teams": True, "target": 200}
+    ui.on_message(waiting, 0.0)
+    assert ui.screen == "waiting"
+    assert " House options: Stacking (+2 on +2), 7-0 (7 swaps, 0 passes)" in text(ui).splitlines()
+    waiting["room"]["options"] = {}
+    ui.on_message(waiting, 0.0)
+    assert "House options" not in text(ui)
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (100, 30), (60, 16)])
 def test_every_screen_fits_the_terminal(size):
     width, height = size
@@ -540,7 +554,8 @@ def test_the_create_room_form_builds_the_create_message():
     ui.press("down")  # game
     ui.press("down")  # table: classic -> standard
     ui.press("right")
-    assert "option stacking" in text(ui)
+    # each house option in the game's words (a play-test read "option seven_o")
+    assert "Stacking (+2 on +2)" in text(ui) and "7-0 (7 swaps, 0 passes)" in text(ui) and "option " not in text(ui)
     ui.press("down")  # stacking on
     ui.press("right")
     for _ in range(3):

@@ -188,6 +188,20 @@ def bool_options(game: str, table: str | None) -> list[str]:
     return [o for o in getattr(spec, "options", ()) if o not in NOT_OPTIONS]
 
 
+def option_title(game: str, option: str) -> str:
+    """A house option in words, as the game declares them (else by its name)."""
+    g = GAMES.get(game)
+    return (g.option_titles.get(option) if g is not None else None) or f"option {option}"
+
+
+def options_on(game: str, options: Any) -> list[str]:
+    """The house options a room's `options` turn on, in the game's words (those
+    it names: partners, a match's target and the like are shown elsewhere)."""
+    g = GAMES.get(game)
+    titles = g.option_titles if g is not None else {}
+    return [titles[k] for k, v in options.items() if v is True and k in titles] if isinstance(options, dict) else []
+
+
 def takes_mode(game: str, table: str | None) -> bool:
     return "mode" in getattr(find_table(game, table), "options", ())
 

@@ -30,7 +30,15 @@ from typing import Any
 
 from lanmatch.console import keymap
 from lanmatch.console.chat import watchers_line
-from lanmatch.console.model import LEAVING_FEE_PERCENT, Console, RoomForm, coins_words, leaving_fee
+from lanmatch.console.model import (
+    LEAVING_FEE_PERCENT,
+    Console,
+    RoomForm,
+    coins_words,
+    leaving_fee,
+    option_title,
+    options_on,
+)
 from lanmatch.console.render import (
     Words,
     card_sort_key,
@@ -486,6 +494,9 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
         info += " · password"
     info += f" · empty seats get {room.get('bots', 'medium')} bots"
     lines.append(_plain(info))
+    chosen = options_on(str(room.get("game", "")), room.get("options"))
+    if chosen:
+        lines.append(cut(_plain(" House options: " + ", ".join(chosen)), width))
     if room.get("stake"):
         lines.append(_plain(f" A coin room: every seat posts {coins_words(room['stake'])} at each deal; the winner"
                             " takes the pot."))
@@ -614,6 +625,7 @@ def rooms_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     return _with_footer(ui, lines, width, height)
 
 
+FORM_LABEL_WIDTH = 27  # (the longest option title and a space)
 FORM_LABELS = {"name": "Name", "game": "Game", "table": "Table", "seats": "Seats", "clock": "Move clock",
                "mode": "Mode", "stake": "Stake", "bots": "Bots", "password": "Password", "teams": "Partners", "create": ""}
 
@@ -630,7 +642,7 @@ def form_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
             lines.append([])
             lines.append(_plain(f" {mark} [ Create the room ]", "class:sel" if sel else "bold"))
             continue
-        label = f"option {row[4:]}" if row.startswith("opt:") else FORM_LABELS[row]
+        label = option_title(f.game, row[4:]) if row.startswith("opt:") else FORM_LABELS[row]
         value = f.value_text(row)
         if row in RoomForm.TEXT:
             value = value + ("█" if sel else "")
@@ -638,7 +650,7 @@ def form_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
             value = f"◀ {value} ▶" if sel else f"  {value}"
         else:
             value = f"  {value}"
-        lines.append(cut(_plain(f" {mark} {label:<18}{value}", "class:sel" if sel else ""), width))
+        lines.append(cut(_plain(f" {mark} {label:<{FORM_LABEL_WIDTH}}{value}", "class:sel" if sel else ""), width))
     return _with_footer(ui, lines, width, height)
 
 

@@ -84,6 +84,9 @@ class Game:
     brief: tuple[str, ...] = field(default=())  # the game's rules in a few sentences (the console's help)
     pieces: str | None = None  # how the console draws it: "cards", "tiles" (None: plainly)
     default_mode: str = "single"  # what a game counts as without a `mode` option: "match" if always to a target
+    # the house options its tables may accept, in words (the console's form and waiting room); an
+    # option not named here is shown by its name
+    option_titles: dict[str, str] = field(default_factory=dict)
 
     @property
     def default_table(self) -> str:
@@ -259,6 +262,12 @@ register(Game(
         "The first to shed every card wins the round.",
     ),
     pieces="cards",
+    option_titles={
+        "stacking": "Stacking (+2 on +2)",
+        "jump_in": "Jump-in (the same card)",
+        "seven_o": "7-0 (7 swaps, 0 passes)",
+        "strict_wild4": "Strict +4 (no match held)",
+    },
 ))
 
 register(Game(
