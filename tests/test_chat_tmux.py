@@ -6,7 +6,7 @@ Ann types a line (`t`), Bob sees it in his log; Bob sends an emote (`e`,
 `g`), Ann sees it; Ann mutes Bob (`M`, his seat) and his next line is not
 shown to her, while Bob still sees his own. Cat comes late: Enter on the
 playing room offers to watch it; she watches, the players' tables say
-"Watching: Cat", and her emote reaches them both.
+"Watching: Cat" (hers "Watching: You"), and her emote reaches them both.
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def test_two_consoles_chat_emote_and_mute_over_a_real_host(tmp_path):
                 cat.keys("Enter")
                 cat.wait_for(lambda s: "R is playing" in s and "watch it" in s, timeout=10)
                 cat.keys("w")
-                cat.wait_for(lambda s: "Spectating" in s and "Watching: Cat" in s, timeout=20)
+                cat.wait_for(lambda s: "Spectating" in s and "Watching: You" in s, timeout=20)
                 ann.wait_for(lambda s: "Watching: Cat" in s, timeout=10)
                 cat.keys("e")
                 cat.wait_for(lambda s: "Say quickly" in s, timeout=10)

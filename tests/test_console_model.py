@@ -29,7 +29,7 @@ from _console import (
 )
 
 from lanmatch.console.model import Console, HostRow
-from lanmatch.console.screen import short_card
+from lanmatch.console.screen import help_lines, short_card
 from lanmatch.rules import get_game, new_game
 from lanmatch.rules.cards import describe
 
@@ -881,3 +881,27 @@ def test_the_out_of_turn_line_goes_when_the_turn_comes_and_a_new_deal_shows_its_
     fresh = new_game("colormatch", table="classic", players=3, seed=4)  # the next deal: step 0 again
     push(ui, fresh)
     assert ui.log_back == 0 and ui.log[ui.log.index("── A new game is dealt ──") + 1:]
+
+
+def test_quick_play_alone_with_bots_offers_no_chat_but_does_once_somebody_could_read_it():
+    """A play-test found chat, emote and mute in quick play's key bar and
+    help, where nobody but bots sits and nobody watches."""
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    g.act(g.to_act[0], g.legal_actions(g.to_act[0])[0])
+    while g.outcome is None and g.to_act[0] != 0:
+        g.act(g.to_act[0], g.legal_actions(g.to_act[0])[0])
+    alone = seated_ui(g, kind="play")
+
+    def helped(ui: Console) -> str:
+        return "\n".join(help_lines(ui))
+
+    assert not any(w in helped(alone) for w in ("chat", "emote", "mute", "watching"))
+    assert alone.press("t") == [] and alone.prompt is None
+    room = room_msg(3)
+    room["room"]["spectators"] = 1  # quick play on the network (`--lan`): somebody watches
+    alone.on_message(room, 0.0)
+    assert "chat: a line to the room" in helped(alone) and "mute" in helped(alone)
+    alone.press("t")
+    assert alone.prompt is not None
+    joined = seated_ui(g, kind="join")  # at a host, anybody may come: offered
+    assert "chat" in helped(joined) and "watching: take a seat" in helped(joined)

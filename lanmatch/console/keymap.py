@@ -66,6 +66,7 @@ class Key:
     shown: Pred | None = None  # the key bar shows it now (None: when it works)
     needs: str | None = None  # a move of the game (`Pieces.moves`) the help needs to list it
     kinds: tuple[str, ...] = KINDS
+    helps: Pred | None = None  # the help lists it (None: always; chat: where somebody could read it)
 
     def works(self, ui: Any) -> bool:
         return ui.kind in self.kinds and (self.when is None or self.when(ui))
@@ -144,8 +145,15 @@ def _catch_words(ui: Any) -> str:
 
 
 def _chatting(ui: Any) -> bool:
-    """In a room (seated or watching): chat keys work."""
-    return ui.room is not None and (ui.seat is not None or ui.watching)
+    """In a room (seated or watching) where somebody could read it: chat keys
+    work. Quick play's room, with nobody but bots and nobody watching, has
+    none to offer (a play-test found chat, emote and mute listed there)."""
+    room = ui.room
+    if room is None or (ui.seat is None and not ui.watching):
+        return False
+    if ui.kind != "play" or ui.watching or room.get("spectators"):
+        return True
+    return any(x.get("kind") == "person" and x.get("seat") != ui.seat for x in room.get("seats") or [])
 
 
 def _chat_shown(ui: Any) -> bool:
@@ -216,13 +224,13 @@ KEYS: tuple[Key, ...] = (
     Key(("L",), "leave", ("table",), "L leave", ("L", "leave the room"), _playing, kinds=("join",)),
     # -- the table and the waiting room: chat, emotes, mutes, a watcher's seat (docs/console.md "Chat")
     Key(("j",), "sit", ("table", "waiting"), "j take the open seat", ("j", "watching: take a seat that opened"),
-        lambda ui: ui.watching, lambda ui: ui.may_sit()),
+        lambda ui: ui.watching, lambda ui: ui.may_sit(), kinds=("join",)),
     Key(("t",), "talk", ("table", "waiting"), "t chat", ("t", "chat: a line to the room"), _chatting,
-        _chat_shown),
+        _chat_shown, helps=_chatting),
     Key(("e",), "emote", ("table", "waiting"), "e emote", ("e", "an emote (gg, gl, nice…)"), _chatting,
-        _chat_shown),
+        _chat_shown, helps=_chatting),
     Key(("M",), "mute", ("table", "waiting"), "M mute", ("M", "mute a seat or the watchers"), _chatting,
-        _chat_shown),
+        _chat_shown, helps=_chatting),
     # -- the table, the game over
     Key(("r",), "rematch", ("table",), _rematch_words, ("r", "rematch when the game is over"), _over),
     Key(("L",), "leave_room", ("table",), "L leave the room", None, _not_playing, _over, kinds=("join",)),
@@ -319,7 +327,8 @@ def help_entries(ui: Any, moves: frozenset[str], words: dict[str, str],
     has, for the moves the game's table has (`Key.needs`)."""
     out: list[tuple[str, str]] = []
     for k in KEYS if keys is None else keys:
-        if "table" in k.modes and k.help and ui.kind in k.kinds and (k.needs is None or k.needs in moves):
+        if ("table" in k.modes and k.help and ui.kind in k.kinds and (k.needs is None or k.needs in moves)
+                and (k.helps is None or k.helps(ui))):
             entry = (k.help[0], k.help[1].format(**words))
             if entry not in out:
                 out.append(entry)
