@@ -704,9 +704,9 @@ def help_lines(ui: Console) -> list[str]:
     keys = ["Keys"] + ["{}  {}".format(*e) for e in entries if len(e[0]) > 6]  # long ones alone, first
     short = [e for e in entries if len(e[0]) <= 6]
     for k in range(0, len(short), 2):
-        left = "{}  {}".format(*short[k])
+        left = "{:<6} {}".format(*short[k])  # (both columns' keys padded alike: their words line up)
         if k + 1 < len(short):
-            left = left.ljust(35) + " " + "{:<6} {}".format(*short[k + 1])
+            left = left.ljust(39) + " " + "{:<6} {}".format(*short[k + 1])
         keys.append(left)
     rules = list(g.brief if g is not None else ())
     if getattr(spec, "brief", ""):
