@@ -1564,6 +1564,7 @@ class Console:
     def _key_new_room(self, key: str) -> list[Intent]:
         self.form.focus = 0
         self.screen = "form"
+        self.say("")  # (the room list's last line, "You left the room.", is not the form's)
         return []
 
     def _key_watch(self, key: str) -> list[Intent]:
