@@ -99,6 +99,18 @@ class RawPeer:
         await self.stream.aclose()
 
 
+async def seated(port: int, room: str, name: str = "p", *, create: dict | None = None, **join) -> RawPeer:
+    """A raw peer called `name` seated at `room` (made with `create`, else joined with `join`'s fields)."""
+    p = await RawPeer.open(port)
+    await p.hello(name)
+    if create is not None:
+        await p.send({"type": "create", "room": room, **create})
+    else:
+        await p.send({"type": "join", "room": room, **join})
+    await p.expect("seated")
+    return p
+
+
 async def first_line(proc: trio.Process, timeout: float = 20.0) -> bytes:
     """The first line a process prints on stdout (`lanmatch host`: "listening ADDR:PORT")."""
     with trio.fail_after(timeout):

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 import trio
 from _console import NEED_TMUX, Tmux, line_starting, stop_process
-from _net import LOOPBACK, RawPeer, start_host
+from _net import LOOPBACK, RawPeer, seated, start_host
 
 from lanmatch import cli
 from lanmatch.console import app
@@ -389,11 +389,7 @@ def test_a_watchers_dropped_connection_comes_back_watching_with_its_password():
         session.host = host
         host.create_room("R", game="colormatch", table="classic", seats=2, bot_level="easy", clock=90,
                          password="pw")
-        bob = holder["bob"] = await RawPeer.open(host.port)
-        await bob.expect("host")
-        await bob.hello("Bob")
-        await bob.send({"type": "join", "room": "R", "seat": 0, "password": "pw"})
-        await bob.expect("seated")
+        bob = await seated(host.port, "R", "Bob", seat=0, password="pw")
         await bob.send({"type": "start"})
         await bob.expect("view")
         nursery.start_soon(_listen, bob)

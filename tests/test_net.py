@@ -10,23 +10,12 @@ import random
 
 import pytest
 import trio
-from _net import LOOPBACK, RawPeer, frame_header, play_bots, start_host
+from _net import LOOPBACK, RawPeer, frame_header, play_bots, seated, start_host
 
 from lanmatch.net.client import BotNode, Client
 from lanmatch.protocol import MAX_FRAME, PROTOCOL_VERSION, encode_frame, view_from_wire
 
 TABLES = ["classic", "standard", "toll", "daynight", "siege", "cards"]
-
-
-async def seated(port: int, room: str, name: str = "p", *, create: dict | None = None, **join) -> RawPeer:
-    p = await RawPeer.open(port)
-    await p.hello(name)
-    if create is not None:
-        await p.send({"type": "create", "room": room, **create})
-    else:
-        await p.send({"type": "join", "room": room, **join})
-    await p.expect("seated")
-    return p
 
 
 def last(p: RawPeer, typ: str) -> dict:
@@ -216,11 +205,7 @@ async def test_a_watcher_that_reconnects_watches_again_and_hears_why_when_it_can
     refusal leaves it watching nothing."""
     host = await start_host(nursery)
     host.create_room("r", game="colormatch", table="classic", seats=2, bot_level="easy", clock=90, password="pw")
-    bob = await RawPeer.open(host.port)
-    await bob.expect("host")
-    await bob.hello("Bob")
-    await bob.send({"type": "join", "room": "r", "seat": 0, "password": "pw"})
-    await bob.expect("seated")
+    bob = await seated(host.port, "r", "Bob", seat=0, password="pw")
     await bob.send({"type": "start"})
     await bob.expect("view")
     got: list[dict] = []
