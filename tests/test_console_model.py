@@ -528,6 +528,12 @@ def test_rooms_a_seat_a_password_and_joining():
     assert ui.picker is None
     ui.on_message({"type": "watching", "seq": 5, "room": "Locked"}, 0.0)
     assert ui.screen == "rooms" and ui.picker is not None
+    # the host then tells the room it watches: a seat is open there, and the
+    # picker already offers it (this crashed the console: no `j` on the room list)
+    locked = room_msg(2, game="dominoes", table=None, state="open")
+    locked["room"].update(name="Locked", open_seats=[1], free=1, password=True, spectators=1)
+    ui.on_message(locked, 0.0)
+    assert ui.screen == "rooms" and ui.picker is not None and "j takes it" not in ui.message
     assert ui.press("f") == [("send", "join", {"room": "Locked", "password": "pw"})]
     assert ui.press("w") == [] and ui.prompt is not None and ui.prompt.purpose == "watch"  # watching asks it too
     for ch in "pw":

@@ -715,6 +715,8 @@ class Console:
         games; the line goes when no seat is open any more (the next deal)."""
         room = self.room or {}
         seats = room.get("open_seats") if isinstance(room.get("open_seats"), list) else []
+        if self.screen_mode() not in ("table", "waiting"):  # a password checked from the rooms: its picker offers the seats
+            return
         if not seats or not self.may_sit():
             self._seat_offered = None
             if self._offer_said and self.message == self._offer_said:
