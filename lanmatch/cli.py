@@ -170,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bots", choices=LEVELS, default="medium", help="level of the bots in empty seats")
     host.add_argument(
         "--start-after", type=_seconds, default=None, metavar="S",
-        help="start the --room after S seconds with bots in the empty seats (default: when full)",
+        help="start the --room S seconds after the first person sits, bots in the empty seats (default: when full)",
     )
     host.add_argument(
         "--rematch-after", type=_seconds, default=None, metavar="S",

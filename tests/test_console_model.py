@@ -912,3 +912,30 @@ def test_quick_play_alone_with_bots_offers_no_chat_but_does_once_somebody_could_
     assert alone.prompt is not None
     joined = seated_ui(g, kind="join")  # at a host, anybody may come: offered
     assert "chat" in helped(joined) and "watching: take a seat" in helped(joined)
+
+
+def test_a_game_that_ended_keeps_its_names_and_a_newcomers_seat_counts_afresh():
+    """Found by a play-test: when Bob sat, between games, where Bot 1 had
+    played, Ann's score screen of the game that ended named Bot 1's hand
+    "Bob", and the room's standing gave Bob the bot's points. Here Dan sits,
+    after the game, where Ann won it; this console is seat 1's."""
+    hands = [["R1", "R2", "R3", "R4", "R5", "R6", "R7"], ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"]]
+    g = rigged("classic", hands, "R8", first=0)
+    sheds_reds(g)
+    ui = Console("Bob", kind="join")
+    ui.on_message({"type": "seated", "room": ROOM, "seat": 1, "token": "0" * 32}, 0.0)
+    over = room_msg(2, state="over", tally={"wins": [0.0, 0.0], "points": [0, 0]}, games=1)
+    over["room"]["seats"][1] = {"seat": 1, "name": "Bob", "kind": "person", "connected": True}
+    ui.on_message(over, 0.0)
+    push(ui, g, seat=1)
+    points = g.view(1)["outcome"]["points"]
+    assert points[0] > 0 and ui.standing() == ([1.0, 0.0], points)
+    assert "Ann won" in text(ui, width=120)
+    dan = room_msg(2, state="over", tally={"wins": [0.0, 0.0], "points": [0, 0]}, games=1)
+    dan["room"]["seats"] = [{"seat": 0, "name": "Dan", "kind": "person", "connected": True},
+                            {"seat": 1, "name": "Bob", "kind": "person", "connected": True}]
+    ui.on_message(dan, 2.0)  # Ann left; Dan sits where she won
+    after = text(ui, width=120)
+    assert "Ann won" in after and "Dan won" not in after  # the game that ended: its own names
+    assert ui.standing() == ([0.0, 0.0], [0, 0])  # Ann's game does not count for Dan
+    assert "Dan 0 won, 0 pts" in after

@@ -327,8 +327,12 @@ def test_a_room_that_deals_by_itself_says_when_and_gives_people_time_to_read_the
     d.now = 1.0
     d.send(ann, {"type": "join", "room": "auto"})
     room = d.last(ann, "room")["room"]
-    assert room["state"] == "open" and room["deals_in"] == 2.0 and room["director"] == 0
+    # `start_after` from the first to sit, not from the host's start (a play-test saw
+    # the deal a second after a person sat, a friend turned away)
+    assert room["state"] == "open" and room["deals_in"] == 3.0 and room["director"] == 0
     d.tick(session, 3.0)
+    assert session.room.state == "open"
+    d.tick(session, 4.0)
     assert session.room.state == "playing" and "deals_in" not in d.last(ann, "room")["room"]
     ref = session.room.referee
     for _ in range(2000):  # bounded: Ann's seat on autopilot plays it out with the bots
@@ -347,6 +351,33 @@ def test_a_room_that_deals_by_itself_says_when_and_gives_people_time_to_read_the
     else:
         d.tick(session, ended + pause)
         assert session.room.state == "playing"
+
+
+def test_between_games_a_newcomers_seat_starts_afresh_and_a_leaver_sits_again_by_name():
+    """Found by a play-test: Bob, taking the seat a bot had played, inherited
+    its points in the room's standing; Ivy, who left a running game and sat
+    again after it, came back as "Ivy (2)"."""
+    d = Driver()
+    session, ann, bob = seated_pair(d)
+    d.send(ann, {"type": "start"})
+    d.send(bob, {"type": "leave"})  # Bob leaves the running game: a bot plays his seat
+    assert session.public()["seats"][1] == {"seat": 1, "name": "Bob", "kind": "bot", "connected": True,
+                                            "left": True}
+    d.play_out(session)
+    assert session.room.state == "over"
+    before = session.room.next_tally()  # the game that ended, counted (at the next deal)
+    assert sum(before["wins"]) == 1
+    again = d.connect("Bob")
+    d.send(again, {"type": "join", "room": "r", "seat": 2})  # a seat a bot played
+    room = d.last(again, "room")["room"]
+    assert room["seats"][2]["name"] == "Bob" and room["seats"][2]["kind"] == "person"
+    after = session.room.next_tally()
+    assert (after["wins"][2], after["points"][2]) == (0.0, 0)  # the bot's games are not his
+    assert (room["tally"]["wins"][2], room["tally"]["points"][2]) == (0.0, 0)
+    assert (after["wins"][0], after["points"][0]) == (before["wins"][0], before["points"][0])  # Ann's are hers
+    cat = d.connect("Bob")  # another "Bob" now: the name is taken at the table
+    d.send(cat, {"type": "join", "room": "r"})
+    assert d.last(cat, "seated") and session.room.seats[1].name == "Bob (2)"
 
 
 def test_a_dropped_peer_keeps_its_seat_and_its_token_brings_it_back():

@@ -373,6 +373,7 @@ class Console:
         self.sends: list[Intent] = []  # intents a message (not a key) gave rise to: the application sends and clears them
         self.watch_password = ""  # the password this console watches its room with (a seat there needs it too)
         self.room_at = 0.0  # when `room` came (its `deals_in` counts from then)
+        self._ended_names: list[str] | None = None  # the seats' names when the game shown ended (`outcome_names`)
         self._seat_offered: tuple[Any, ...] | None = None  # the room state a watcher was last offered a seat in
         self._offer_said = ""  # ... and the line that offered it
         # lobby
@@ -587,14 +588,22 @@ class Console:
         points = list(tally.get("points") or [])
         out = self.outcome
         if out and room.get("state") == "over":  # the room counts a game at the next deal
+            # ... for the seats whose player played it (a newcomer's seat starts afresh)
+            now, then = self.names(), self.outcome_names()
+            counts = [s < len(now) and s < len(then) and now[s] == then[s] for s in range(len(wins))]
             winners = out.get("winners") or []
             for s in winners:
-                if s < len(wins):
+                if s < len(wins) and counts[s]:
                     wins[s] += 1 / len(winners)
             for s, p in enumerate(out.get("points") or []):
-                if s < len(points):
+                if s < len(points) and counts[s]:
                     points[s] += p
         return wins, points
+
+    def outcome_names(self) -> list[str]:
+        """The seats' names as they were when the game shown ended (a person
+        may sit since where a bot played it): what its outcome is labelled with."""
+        return self._ended_names if self._ended_names is not None else self.names()
 
     # ------------------------------------------------------------ the host's messages
 
@@ -923,6 +932,7 @@ class Console:
         self.checking = None
         self.sent_sid = None
         self.known_names = {}
+        self._ended_names = None
         self._resumed = None
         self._back = False
         self.log = []  # the next table's moves are its own
@@ -994,6 +1004,10 @@ class Console:
         legal = self.legal
         if legal and all(a.get("type") == "color" for a in legal) and self.picker is None:
             self.picker = self._color_picker("Name the active color", legal)
+        if view.get("outcome") is None:
+            self._ended_names = None
+        elif self._ended_names is None:
+            self._ended_names = self.names()
         self._ring(old_view, old_catch)
 
     def _ring(self, old: dict[str, Any] | None, old_catch: bool) -> None:

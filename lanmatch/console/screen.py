@@ -364,7 +364,7 @@ def _hand_block(ui: Console, w: Words, width: int, budget: int) -> tuple[Line, l
 
 def _outcome_block(ui: Console, now: float, width: int) -> list[Line]:
     v = ui.view or {}
-    text = render_outcome(ui.outcome or {}, v, ui.table, names=ui.names(), color=True, width=width - 2)
+    text = render_outcome(ui.outcome or {}, v, ui.table, names=ui.outcome_names(), color=True, width=width - 2)
     lines = [ansi_fragments(" " + x) for x in text.splitlines()]
     stand = ui.standing()
     room = ui.room or {}

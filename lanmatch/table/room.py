@@ -121,6 +121,7 @@ class Room:
         self.referee: Referee | None = None
         self.games = 0
         self.tally = {"wins": [0.0] * seats, "points": [0] * seats}
+        self.fresh: set[int] = set()  # seats taken since the last game ended: it does not count for them
 
     # ------------------------------------------------------------ seats
 
@@ -155,6 +156,9 @@ class Room:
             seat = free[0]
         token = new_token(rng)
         self.seats[seat] = Seat(name, token, agent)
+        if self.games:  # a newcomer's seat starts its standing afresh: the games before were another's
+            self.tally["wins"][seat], self.tally["points"][seat] = 0.0, 0
+            self.fresh.add(seat)
         return seat, token
 
     def check_watch(self, password: str | None) -> None:
@@ -194,6 +198,7 @@ class Room:
         if self.state == "playing":
             raise RoomError("wrong_state", f"Room {self.name!r} is already playing.")
         self.tally = self.next_tally()
+        self.fresh.clear()
         bots = {s: self.bot_level for s, x in enumerate(self.seats) if x is None}
         agents = {s: x.agent for s, x in enumerate(self.seats) if x is not None}
         self.referee = Referee(
@@ -237,9 +242,11 @@ class Room:
         if outcome:
             winners = outcome["winners"]
             for s in winners:
-                tally["wins"][s] += 1 / len(winners)
+                if s not in self.fresh:
+                    tally["wins"][s] += 1 / len(winners)
             for s, p in enumerate(outcome["points"]):
-                tally["points"][s] += p
+                if s not in self.fresh:
+                    tally["points"][s] += p
         return tally
 
     def resume(self, referee: Referee, *, games: int = 1, tally: dict[str, list[Any]] | None = None) -> None:
@@ -287,15 +294,12 @@ class Room:
         ref = self.referee
         for s in range(self.n):
             x = self.seats[s]
-            bot = ref is not None and s in ref.bots and self.state != "open"
-            seats.append(
-                {
-                    "seat": s,
-                    "name": x.name if x is not None else (f"Bot {s} ({self.bot_level})" if bot else None),
-                    "kind": "bot" if bot else ("empty" if x is None else x.agent),
-                    "connected": True if bot else (x is not None and x.connected),
-                }
-            )
+            if x is not None:  # (a person may sit, between games, where a bot played the last one)
+                seats.append({"seat": s, "name": x.name, "kind": x.agent, "connected": x.connected})
+            elif ref is not None and s in ref.bots and self.state != "open":
+                seats.append({"seat": s, "name": f"Bot {s} ({self.bot_level})", "kind": "bot", "connected": True})
+            else:
+                seats.append({"seat": s, "name": None, "kind": "empty", "connected": False})
         info = self.summary()
         info.update(
             seats=seats,

@@ -425,6 +425,10 @@ class RoomSession:
         self.out.tell(peer, "seated", room=self.room.name, seat=seat, token=token)
         if peer.agent == "person":
             self._no_pause(now)
+        if self.auto_start and self.start_after is not None and self.room.games == 0 and len(self.seated) == 1:
+            # the first to sit gives friends `start_after` seconds to come (the timer
+            # ran from the host's start, and dealt a second after a person sat)
+            self._start_at = now + self.start_after
         self._send_room()
         self.lobby.notify()
         if self.auto_start and self.room.is_full() and self.room.state != "playing":
@@ -432,9 +436,12 @@ class RoomSession:
 
     def _unique_name(self, name: str) -> str:
         """`name`, or "name (2)", "name (3)"... if someone at this table (seated,
-        or who left the running game) has it already, without regard to case."""
+        or who left the running game) has it already, without regard to case.
+        Between games a name of the game that ended is free again (a person
+        who left it and sits again is no "name (2)")."""
         taken = {x.name.casefold() for x in self.room.seats if x is not None}
-        taken |= {n.casefold() for n in self.departed.values()}
+        if self.room.state == "playing":
+            taken |= {n.casefold() for n in self.departed.values()}
         k, out = 1, name
         while out.casefold() in taken and k < 64:
             k += 1
