@@ -589,13 +589,25 @@ def test_the_create_room_form_builds_the_create_message():
                    "ref": "create"}, 0.0)
     assert ui.screen == "form" and ui.message == "There is already a room."
     ui.press("up")
-    ui.press("up")  # dominoes has no table row and no options
+    ui.press("up")
     for _ in range(20):
         if ui.form.current() == "game":
             break
         ui.press("up")
     ui.press("right")
-    assert ui.form.rows() == ["name", "game", "seats", "clock", "stake", "bots", "password", "create"]
+    # Dominoes: its sets are its tables, no options (a play-test found no table row, so
+    # no double-nine, and 5 seats offered at double-six, which the host refused)
+    f = ui.form
+    assert f.game == "dominoes" and f.rows() == ["name", "game", "table", "seats", "clock", "stake", "bots",
+                                                  "password", "create"]
+    assert f.seat_limit() == 4 and f.seats <= 4
+    assert "table" not in f.message() and "options" not in f.message()  # the double-six set: unnamed on the wire
+    f.change("table", 1)
+    assert f.table == "double-nine" and f.message()["table"] == "double-nine"
+    f.max_seats = 6  # a profile the host recognised
+    assert f.seat_limit() == 6
+    f.change("table", -1)  # back to double-six: 2-4 seats
+    assert f.seat_limit() == 4 and f.seats <= 4
 
 
 def test_a_spectator_sees_the_table_without_a_hand_and_cannot_act():

@@ -231,15 +231,16 @@ class RoomForm:
         self.table = self.table or get_game(self.game).default_table
 
     def seat_limit(self) -> int:
-        """The most seats the form offers: the game's, within the host's cap for this peer."""
+        """The most seats the form offers: the table's, within the host's cap for this peer."""
         g = get_game(self.game)
-        return min(g.max_players, self.max_seats if self.max_seats > GUEST_MAX_SEATS else g.guest_max_players)
+        return min(g.seat_range(self.table)[1],
+                   self.max_seats if self.max_seats > GUEST_MAX_SEATS else g.guest_max_players)
 
     TEXT = ("name", "password")
 
     def rows(self) -> list[str]:
         rows = ["name", "game"]
-        if get_game(self.game).named_tables:
+        if get_game(self.game).picks_tables:  # (Dominoes too: its sets)
             rows.append("table")
         rows += [f"opt:{o}" for o in bool_options(self.game, self.table)]
         rows += ["seats", "clock"]
@@ -302,11 +303,12 @@ class RoomForm:
                 self.table = get_game(self.game).default_table
         elif row == "table":
             self.table = cycle(tuple(get_game(self.game).tables), self.table)
+            self.seats = max(self.seats, get_game(self.game).seat_range(self.table)[0])
         elif row.startswith("opt:") or row == "teams":
             key = row[4:] if row != "teams" else row
             self.options[key] = not self.options.get(key)
         elif row == "seats":
-            self.seats = cycle(range(get_game(self.game).min_players, self.seat_limit() + 1), self.seats)
+            self.seats = cycle(range(get_game(self.game).seat_range(self.table)[0], self.seat_limit() + 1), self.seats)
         elif row == "stake":
             self.stake = cycle((0, *self.stakes), self.stake)
         elif row == "clock":
@@ -330,11 +332,12 @@ class RoomForm:
     def message(self) -> dict[str, Any]:
         """The fields of the `create` message."""
         fields: dict[str, Any] = {"room": self.name.strip(), "game": self.game, "seats": self.seats, "bots": self.bots}
-        if get_game(self.game).named_tables:
+        g = get_game(self.game)
+        if g.named_tables or (g.picks_tables and self.table != g.default_table):  # (an unnamed default travels as none)
             fields["table"] = self.table
-            opts = {o: True for o in bool_options(self.game, self.table) if self.options.get(o)}
-            if opts:
-                fields["options"] = opts
+        opts = {o: True for o in bool_options(self.game, self.table) if self.options.get(o)}
+        if opts:
+            fields["options"] = opts
         if self.options.get("teams") and "teams" in self.rows():
             fields.setdefault("options", {})["teams"] = True
         if self.clock is not None:
