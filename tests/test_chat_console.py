@@ -198,3 +198,21 @@ def test_the_offer_of_a_seat_goes_when_the_next_game_is_dealt():
     ui.say("Bob says: hi")  # another line since: left as it is
     ui.on_message(playing, 0.0)
     assert ui.message == "Bob says: hi"
+
+
+def test_a_guest_the_host_renamed_knows_itself_among_the_watchers_and_in_the_chat():
+    """Found by a play-test: a guest called "Ann" at a host with a profile
+    Ann sits and watches as "Ann (guest)"; its own screen said "Watching: Cat,
+    Ann (guest)" and "Ann (guest) (watching) says: ..." for its own line.
+    The welcome now says the name the host knows it by."""
+    ui = Console("Ann", kind="join")
+    ui.begin_connect("10.0.0.2", 7070, "Kitchen")
+    ui.on_message({"type": "welcome", "seq": 1, "protocol": 3, "host": "Kitchen", "server": "x",
+                   "name": "Ann (guest)"}, 0.0)
+    ui.on_message({"type": "watching", "seq": 2, "room": ROOM}, 0.0)
+    room = room_msg(3)
+    room["room"].update(watchers=["Cat", "Ann (guest)"], spectators=2)
+    ui.on_message(room, 0.0)
+    assert "Watching: You, Cat" in text(ui, width=100)
+    ui.on_message({"type": "chat", "seq": 3, "room": ROOM, "seat": None, "name": "Ann (guest)", "text": "hi"}, 0.0)
+    assert ui.log[-1] == "You say: hi"

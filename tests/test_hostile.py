@@ -230,6 +230,9 @@ async def test_names_are_tied_to_profiles_and_look_alikes_are_refused(nursery, s
         guest = await hello(host.port, name)
         err = await guest.expect("error")
         assert (err["code"], err["fatal"]) == ("name_taken", False) and "Ann" in err["message"]
+        # the welcome names it as the host does, so its console knows itself among the watchers
+        sits_as = f"{unicodedata.normalize('NFKC', name).strip()} (guest)"
+        assert next(m for m in guest.got if m["type"] == "welcome")["name"] == sits_as
         # the guest stays, under a name nobody can take for the profile's
         await guest.send({"type": "create", "room": f"g{len(name)}{ord(name[0])}", "game": "colormatch", "seats": 2})
         await guest.expect("seated")

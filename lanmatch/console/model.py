@@ -376,6 +376,7 @@ class Console:
         self.sends: list[Intent] = []  # intents a message (not a key) gave rise to: the application sends and clears them
         self.watch_password = ""  # the password this console watches its room with (a seat there needs it too)
         self.room_at = 0.0  # when `room` came (its `deals_in` counts from then)
+        self.as_name = name  # the name the host knows this console by (its `welcome`'s: "Ann (guest)")
         self._ended_names: list[str] | None = None  # the seats' names when the game shown ended (`outcome_names`)
         self._seat_offered: tuple[Any, ...] | None = None  # the room state a watcher was last offered a seat in
         self._offer_said = ""  # ... and the line that offered it
@@ -624,6 +625,8 @@ class Console:
         typ = msg.get("type")
         if typ == "welcome":
             self.host_label = msg.get("host") or self.host_label
+            said = msg.get("name")  # (a host before it says nothing: the name this console gave)
+            self.as_name = said if isinstance(said, str) and said else self.name
             if self.status:
                 self.say("Connected again.")
                 self._back = True
@@ -718,7 +721,7 @@ class Console:
             return  # (another room's: never sent; a late one after a move)
         if self.mutes.hides(msg):
             return
-        line = chat_line(msg, self.seat, self.watching, self.name)
+        line = chat_line(msg, self.seat, self.watching, self.as_name)
         self.chat = [*self.chat, line][-CHAT_KEEP:]
         self.add_log([line])
 

@@ -539,7 +539,7 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
 
 def _watchers(ui: Console, width: int) -> list[Line]:
     """`Watching: Bob, Cat` under the seats, when anybody watches (chat.watchers_line)."""
-    text = watchers_line(ui.room, width - 2, ui.name if ui.watching and ui.seat is None else None)
+    text = watchers_line(ui.room, width - 2, ui.as_name if ui.watching and ui.seat is None else None)
     return [cut(_plain(" " + text, "class:dim"), width)] if text else []
 
 

@@ -368,6 +368,7 @@ HOST: dict[str, Spec] = _specs({
         "server": req(s(0, 64)),
         "profile": opt(nil(mapping(8))),
         "coins": opt(b()),
+        "name": opt(s(1, 64)),  # the name the peer sits and talks under here (a guest's may be "Ann (guest)")
     },
     "error": {
         "seq": req(SEQ),

@@ -278,15 +278,17 @@ class Lobby:
             if profile is not None:
                 self._recognised(peer, profile, balance)
                 welcome["profile"] = {"name": profile.name, "balance": balance}
+        alike = look_alike(peer.name, known) if peer.profile is None else None
+        said = peer.name
+        if alike is not None:  # a guest never sits under a profile's name: it sits as "Ann (guest)"
+            peer.name = guest_name(peer.name)
+        welcome["name"] = peer.name  # the name this peer sits, watches and talks under here
         out.tell(peer, "welcome", **welcome)
         if refusal is not None:
             out.error(peer, *refusal, ref="hello")
-        alike = look_alike(peer.name, known) if peer.profile is None else None
-        if alike is not None:  # a guest never sits under a profile's name: it sits as "Ann (guest)"
-            said, peer.name = peer.name, guest_name(peer.name)
-            if refusal is None:  # (a refused profile was told already, and why)
-                out.error(peer, "name_taken", f"The name {said!r} is (or looks like) the profile {alike!r} of this "
-                          f"host: you sit as {peer.name!r}; pick another name, or bring that profile.", ref="hello")
+        if alike is not None and refusal is None:  # (a refused profile was told already, and why)
+            out.error(peer, "name_taken", f"The name {said!r} is (or looks like) the profile {alike!r} of this "
+                      f"host: you sit as {peer.name!r}; pick another name, or bring that profile.", ref="hello")
         token = msg.get("token")
         if token is not None:
             session = self.tokens.get(token)
