@@ -562,10 +562,10 @@ class Console:
     def director_name(self) -> str:
         """Who deals the room's games, in words ("the room's creator" when the room does not say)."""
         room = self.room or {}
-        d = room.get("director")
+        d = room.get("director") if "director" in room else room.get("creator")
         names = self.names()
-        if type(d) is int and 0 <= d < len(names) and names[d] and d != room.get("creator"):
-            return shown(str(names[d]))
+        if type(d) is int and 0 <= d < len(names) and names[d] and d != self.seat:
+            return shown(str(names[d]))  # (a play-test read "the room's creator" where a name was known)
         return "the room's creator"
 
     def timers_now(self, now: float) -> list[dict[str, Any]]:
