@@ -366,3 +366,11 @@ def test_a_bye_in_the_hosts_own_words_is_said_once():
     ui = Console("Ann", kind="join")
     ui.on_bye({"type": "bye", "host": "Kitchen", "reason": "Kitchen closed the table: the host stopped."})
     assert ui.message == "Kitchen closed the table: the host stopped."
+    # seated at a running game of a host that keeps a store (it resumes it): the seat is said kept
+    # (a play-test, after a clean stop, was not told, and did not look for it)
+    g, seated = _at_table()
+    seated.coins_host = True
+    seated.on_bye({"type": "bye", "host": "Kitchen", "reason": "Kitchen closed the table: the host stopped."})
+    assert seated.message == ("Kitchen closed the table: the host stopped. Your seat is kept: when Kitchen is "
+                              "back, Enter on it takes you there.")
+    assert seated.screen == "hosts"

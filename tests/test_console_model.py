@@ -951,3 +951,19 @@ def test_a_game_that_ended_keeps_its_names_and_a_newcomers_seat_counts_afresh():
     assert "Ann won" in after and "Dan won" not in after  # the game that ended: its own names
     assert ui.standing() == ([0.0, 0.0], [0, 0])  # Ann's game does not count for Dan
     assert "Dan 0 won, 0 pts" in after
+
+
+def test_a_person_who_leaves_the_running_game_is_a_line_of_its_log():
+    """A play-test found nothing in the move log when another person left
+    mid-game (only the seat line changed)."""
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    ui = seated_ui(g, kind="join")
+    room = room_msg(3)
+    room["room"]["seats"][2] = {"seat": 2, "name": "Hal", "kind": "person", "connected": True}
+    ui.on_message(room, 0.0)
+    n = len(ui.log)
+    left = room_msg(3)
+    left["room"]["seats"][2] = {"seat": 2, "name": "Hal", "kind": "bot", "connected": True, "left": True}
+    ui.on_message(left, 1.0)
+    ui.on_message(left, 2.0)  # said once
+    assert ui.log[n:] == ["Hal left the table: a bot plays that seat now."]

@@ -488,6 +488,11 @@ class Console:
                 out.append(f"Seat {s}")
         return out
 
+    def _left_seats(self) -> set[int]:
+        """The seats whose person left the running game (the room's `left`)."""
+        seats = (self.room or {}).get("seats") or []
+        return {x["seat"] for x in seats if isinstance(x, dict) and x.get("left") is True and type(x.get("seat")) is int}
+
     def _learn_names(self) -> None:
         """Remember the name of every seat the room names (it may later send none for a seat whose person left)."""
         for k, info in enumerate((self.room or {}).get("seats") or []):
@@ -654,7 +659,12 @@ class Console:
             if self.host_address is not None:
                 self.rooms_seen[self.host_address] = len(self.rooms)
         elif typ == "room":
+            gone = self._left_seats()
             self.room, self.room_at = msg.get("room"), now
+            if self.msg is not None and self.outcome is None:  # a game under way: who left it is a line of its log
+                for s in sorted(self._left_seats() - gone):
+                    if s != self.seat:
+                        self.add_log([f"{self.words().name(s)} left the table: a bot plays that seat now."])
             self._learn_names()
             self._offer_seat()
             if self.checking is not None:
@@ -850,13 +860,18 @@ class Console:
         """The host said goodbye before closing: say why, back to the lobby."""
         host = shown(str(msg.get("host") or self.host_label or "The host"))
         reason = str(msg.get("reason") or "").strip().rstrip(".")
+        # a seat at a running game of a host that keeps a store: it resumes the game when it starts again,
+        # and this machine keeps the seat's token (a play-test was not told, and did not look for it)
+        kept = (f" Your seat is kept: when {host} is back, Enter on it takes you there."
+                if self.kind == "join" and self.seat is not None and self.msg is not None and self.outcome is None
+                and self.coins_host else "")
         if reason.startswith(f"{host} closed the table"):  # the host's own sentence says it all
-            self.say(shown(reason) + ".")
-            self.to_lobby()
-            return
-        if reason[1:2].islower():
-            reason = reason[:1].lower() + reason[1:]
-        self.say(f"{host} closed the table" + (f" ({reason})." if reason else "."))
+            line = shown(reason) + "."
+        else:
+            if reason[1:2].islower():
+                reason = reason[:1].lower() + reason[1:]
+            line = f"{host} closed the table" + (f" ({reason})." if reason else ".")
+        self.say(line + kept)
         self.to_lobby()
 
     def to_lobby(self, line: str | None = None) -> None:
