@@ -967,3 +967,33 @@ def test_a_person_who_leaves_the_running_game_is_a_line_of_its_log():
     ui.on_message(left, 1.0)
     ui.on_message(left, 2.0)  # said once
     assert ui.log[n:] == ["Hal left the table: a bot plays that seat now."]
+
+
+def test_connected_again_says_what_was_played_meanwhile_or_that_nothing_was():
+    """A play-test saw the header "Connected again: what happened meanwhile"
+    followed by nothing."""
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    to_seat0(g)
+    ui = seated_ui(g, kind="join")
+    for moved in (False, True):
+        ui.connection_lost(60.0)
+        ui.on_message({"type": "welcome", "seq": 1, "protocol": 3, "host": "Kitchen", "server": "x"}, 0.0)
+        n = len(ui.log)
+        if moved:
+            g.act(0, g.legal_actions(0)[0])
+        push(ui, g)
+        if moved:
+            assert ui.log[n] == "── Connected again: what happened meanwhile ──" and len(ui.log) > n + 1
+        else:
+            assert ui.log[n:] == ["Connected again: nothing was played meanwhile."]
+
+
+def test_a_dominoes_pass_on_a_line_whose_ends_match_names_the_number_once():
+    """A play-test read "Eve passed (no 1 or 1)"."""
+    from lanmatch.console.render import describe_events
+
+    def said(ends: list[int]) -> list[str]:
+        return describe_events([{"n": 1, "type": "pass", "seat": 0, "ends": ends}], None, names=["Eve", "Bob"],
+                               seat=1, game="dominoes")
+
+    assert said([1, 1]) == ["Eve passed (no 1)"] and said([1, 4]) == ["Eve passed (no 1 or 4)"]

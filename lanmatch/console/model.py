@@ -378,6 +378,7 @@ class Console:
         self.room_at = 0.0  # when `room` came (its `deals_in` counts from then)
         self.as_name = name  # the name the host knows this console by (its `welcome`'s: "Ann (guest)")
         self._ended_names: list[str] | None = None  # the seats' names when the game shown ended (`outcome_names`)
+        self._meanwhile_due = False  # connected again at a table: the next view tells what happened meanwhile
         self._seat_offered: tuple[Any, ...] | None = None  # the room state a watcher was last offered a seat in
         self._offer_said = ""  # ... and the line that offered it
         # lobby
@@ -635,8 +636,8 @@ class Console:
             if self.status:
                 self.say("Connected again.")
                 self._back = True
-                if self.seat is not None and self.msg is not None:  # a table to follow
-                    self.add_log(["── Connected again: what happened meanwhile ──"])
+                if self.seat is not None and self.msg is not None:  # a table to follow: the next view says
+                    self._meanwhile_due = True
             elif self.message.startswith("Connecting"):
                 self.say("")
             self.status = ""
@@ -998,9 +999,13 @@ class Console:
             if earlier and not self.log:  # a console started again: what it had shown, as far as the view holds
                 self.add_log(["── Earlier in this game ──", *told(earlier)])
             self.add_log(["── Back at your seat: what was played while you were away ──"])
+        fresh = [e for e in events if e.get("n", 0) > self._last_n]
+        if self._meanwhile_due:  # connected again after a drop: what happened meanwhile, or that nothing did
+            self._meanwhile_due = False
+            self.add_log(["── Connected again: what happened meanwhile ──"] if fresh
+                         else ["Connected again: nothing was played meanwhile."])
         if timed_out:  # (before the move it says was played for you, and what followed it)
             self.add_log(["Your time ran out: the host played that move for you."])
-        fresh = [e for e in events if e.get("n", 0) > self._last_n]
         if fresh:
             self._last_n = fresh[-1].get("n", self._last_n)
             self.add_log(told(fresh))

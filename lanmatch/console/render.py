@@ -422,7 +422,8 @@ def _domino_event_line(e: dict[str, Any], w: Words, opens: bool = False) -> str 
         return f"{w.name(s)} drew {plural(e['count'], 'tile')} from the boneyard ({e.get('boneyard')} left)"
     if t == "pass":
         ends = e.get("ends") or ["?", "?"]
-        return f"{w.name(s)} passed (no {ends[0]} or {ends[1]})"
+        lacks = f"no {ends[0]}" if ends[0] == ends[1] else f"no {ends[0]} or {ends[1]}"  # (not "no 1 or 1")
+        return f"{w.name(s)} passed ({lacks})"
     if t == "round_end":
         if e.get("winner") is None:
             return f"Round {e.get('round')} over ({e.get('reason')}): a tie, nobody scores"
