@@ -139,7 +139,10 @@ def _result(m: MatchSummary) -> str:
         return "abandoned, stakes returned"
     if not m.winners:
         return "draw"
-    names = [m.names[w] for w in m.winners if w < len(m.names)]
+    # a seat whose person left was played on by a bot: its win is the seat's, not theirs
+    # (a play-test read "Ivy won" for a match Ivy had left, her stake forfeit)
+    names = [f"{m.names[w]}'s seat (a bot, after {m.names[w]} left)" if w in m.left else m.names[w]
+             for w in m.winners if w < len(m.names)]
     return (" and ".join(names) + (" won" if len(names) == 1 else " shared the win"))
 
 

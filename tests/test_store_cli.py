@@ -184,3 +184,22 @@ def test_a_broken_profile_file_is_reported(tmp_path):
     with pytest.raises(ProfileFileError, match="not a lanmatch profile file"):
         ensure_profile("Ann", path)
     assert path.read_text() == "{not json", "a broken file is not overwritten"
+
+
+def test_history_says_a_seat_won_after_its_person_left(capsys, tmp_path):
+    """A play-test read "Ivy won" for a coin match Ivy had left (her stake
+    forfeit; a bot played her seat to the win). Tried on seeds until the
+    leaver's seat wins (bounded)."""
+    data = tmp_path / "data"
+    with Store.open_dir(data) as store:
+        ivy = store.profile("Ivy", "i" * 20, 1_700_000_000.0)
+        hal = store.profile("Hal", "h" * 20, 1_700_000_000.0)
+        for seed in range(40):
+            m, ref, _ = play_match(store, [SeatSpec.player(ivy), SeatSpec.player(hal)], seed=seed,
+                                   now=1_700_000_100.0 + seed, leave=(2, 0))
+            if ref.outcome["winners"] == [0]:
+                break
+        else:
+            pytest.fail("the leaver's seat never won")
+    code, out, err = run(capsys, "history", "--data", str(data), "--limit", "1")
+    assert code == 0 and "Ivy's seat (a bot, after Ivy left) won" in out and "Ivy won" not in out

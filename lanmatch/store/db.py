@@ -180,6 +180,7 @@ class MatchSummary:
     names: tuple[str, ...]
     winners: tuple[int, ...]
     actions: int
+    left: tuple[int, ...] = ()  # the seats whose person left before the end (a bot played on)
 
 
 def _tally(row: Sequence[Any]) -> Tally:
@@ -1074,7 +1075,8 @@ class Store:
                 n = c.execute("SELECT count(*) FROM match_actions WHERE match_id = ?", (mid,)).fetchone()[0]
                 winners = tuple((r.outcome or {}).get("winners") or ())
                 out.append(MatchSummary(r.id, r.room, r.game, r.label, r.mode, r.kind, r.stake, r.status,
-                                        r.started, r.ended, tuple(r.names()), winners, n))
+                                        r.started, r.ended, tuple(r.names()), winners, n,
+                                        tuple(x.seat for x in r.seats if x.left)))
             return out
 
     # -------------------------------------------------------------- tournaments
