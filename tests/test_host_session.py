@@ -126,7 +126,8 @@ def test_hello_is_welcomed_once_and_a_second_hello_is_refused():
     peer = d.connect(None)
     effects = d.lobby.receive(peer, {"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Ann"}, 0.0)
     assert effects == [Send(peer, {"type": "welcome", "protocol": PROTOCOL_VERSION, "host": "test host",
-                                   "server": effects[0].msg["server"], "coins": False, "profile": None})]
+                                   "server": effects[0].msg["server"], "coins": False, "profile": None,
+                                   "name": "Ann"})]
     assert (peer.name, peer.agent, peer.label) == ("Ann", "person", "conn:Ann")
     (again,) = d.lobby.receive(peer, {"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Bob"}, 0.0)
     assert type(again) is Send and again.msg["code"] == "hello_twice" and not again.msg["fatal"]
