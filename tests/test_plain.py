@@ -366,3 +366,26 @@ async def test_plain_join_takes_a_seat_in_a_listed_room_and_deals_it(nursery, tm
     assert "You sit at seat 0 of Kitchen." in text
     assert "You say: good luck, bot." in text  # the host relayed it back, told as a sentence
     assert re.search(r"^Game over.*Points: ", text, re.M), text[-2000:]
+
+
+async def test_plain_join_at_a_host_with_a_store_makes_its_profile_there_and_says_so(nursery, tmp_path):
+    """First use at a host that keeps profiles: the client registers the
+    profile. A play-test read "No profile: practice rooms only." and "There is
+    no profile 'Lou' on this host yet" while the host made it."""
+    from lanmatch.store import Store
+
+    store = Store.open_dir(tmp_path / "data")
+    try:
+        host = await start_host(nursery, store=store)
+        env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+
+        def pick(prompt: str, n: int, text: str) -> str:
+            return str(n)  # the last choice: leave
+
+        text = await _join_plain(host.port, env, pick)
+        assert "Your profile Ann is made at this host: 1000 coins." in text, text[:600]
+        assert "No profile" not in text and "There is no profile" not in text
+        text = await _join_plain(host.port, env, pick)  # the second time: recognised at once
+        assert "Playing as Ann, 1000 coins." in text and "is made at this host" not in text
+    finally:
+        store.close()

@@ -393,9 +393,18 @@ class PlainPeer:
     def on_message(self, msg: dict[str, Any]) -> None:
         typ = msg["type"]
         if typ == "welcome":
-            self.say(f"Connected to {msg.get('host') or 'the host'}." + (
-                "" if msg.get("profile") else " No profile: practice rooms only."))
+            prof = msg.get("profile")
+            if prof:
+                extra = f" Playing as {prof.get('name')}, {prof.get('balance')} coins."
+            elif self.client.profile is None or not msg.get("coins"):
+                extra = " No profile: practice rooms only."
+            else:  # (first use at this host: the client registers the profile, and `profile` says so)
+                extra = ""
+            self.say(f"Connected to {msg.get('host') or 'the host'}." + extra)
             self.client.send("list")
+        elif typ == "profile":
+            prof = msg.get("profile") or {}
+            self.say(f"Your profile {prof.get('name')} is made at this host: {prof.get('balance')} coins.")
         elif typ == "rooms":
             if self.client.seat is None:
                 self.on_rooms(msg["rooms"])
@@ -415,6 +424,8 @@ class PlainPeer:
             if self.client.view_msg is not None:
                 self.on_view(self.client.view_msg)
         elif typ == "error":
+            if msg.get("code") == "unknown_profile":  # the client registers it (a play-test read "no profile")
+                return
             self.say(sentence(msg.get("message") or msg.get("code") or "an error"))
             if msg.get("ref") in ("join", "create") and self.client.seat is None:
                 self.client.send("list")
