@@ -997,3 +997,19 @@ def test_a_dominoes_pass_on_a_line_whose_ends_match_names_the_number_once():
                                seat=1, game="dominoes")
 
     assert said([1, 1]) == ["Eve passed (no 1)"] and said([1, 4]) == ["Eve passed (no 1 or 4)"]
+
+
+def test_the_room_list_names_the_selected_rooms_house_options():
+    """A play-test saw a room's house options only after sitting down."""
+    ui = Console("Ann")
+    ui.begin_connect("10.0.0.2", 7070, "Kitchen")
+    ui.on_message({"type": "welcome", "seq": 1, "protocol": 3, "host": "Kitchen", "server": "x"}, 0.0)
+    rooms = [{"name": "Plain", "game": "colormatch", "table": "standard", "seats": 4, "free": 3, "state": "open",
+              "clock": 30, "mode": "single", "password": False, "bots": "medium", "options": {}},
+             {"name": "Wild", "game": "colormatch", "table": "standard", "seats": 4, "free": 3, "state": "open",
+              "clock": 30, "mode": "single", "password": False, "bots": "medium",
+              "options": {"stacking": True, "seven_o": True, "jump_in": False}}]
+    ui.on_message({"type": "rooms", "rooms": rooms}, 0.0)
+    assert "Stacking" not in text(ui)
+    ui.press("down")
+    assert " Wild: Stacking (+2 on +2), 7-0 (7 swaps, 0 passes)" in text(ui).splitlines()

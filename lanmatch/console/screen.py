@@ -622,6 +622,11 @@ def rooms_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
         lines.append(cut(_plain(f" {'▶' if sel else ' '} {text}", "class:sel" if sel else ""), width))
     sel = ui.room_sel >= len(ui.rooms)
     lines.append(_plain(f" {'▶' if sel else ' '} + create a new room", "class:sel" if sel else ""))
+    chosen = options_on(str(ui.rooms[ui.room_sel].get("game", "")), ui.rooms[ui.room_sel].get("options")) \
+        if not sel else []
+    if chosen:  # the selected room's house options, before sitting down (a play-test saw them only after)
+        lines.append([])
+        lines.append(cut(_plain(f" {ui.rooms[ui.room_sel].get('name')}: " + ", ".join(chosen), "class:dim"), width))
     return _with_footer(ui, lines, width, height)
 
 

@@ -286,6 +286,7 @@ class Room:
             "kind": "coins" if self.stake else "practice",
             "stake": self.stake,
             **({"teams": True} if self.options.get("teams") is True else {}),  # partners (docs/protocol.md)
+            "options": {k: v for k, v in self.options.items() if k != "mode"},  # the house options, before sitting
         }
 
     def public(self, spectators: int = 0) -> dict[str, Any]:
