@@ -70,6 +70,7 @@ from lanmatch.table import GUEST_MAX_SEATS, default_clock
 Intent = tuple
 LOG_KEEP = 300
 NOT_YOUR_TURN = "Not your turn: waiting for "  # (a key pressed out of turn; the line goes when the turn comes)
+SEAT_OPEN = "A seat is open at "  # (a watcher's offer between games; the line goes at the next deal)
 ROUND_SECONDS = 8.0  # how long a Dominoes round's end stays up (a key closes it sooner)
 LEVELS = ("easy", "medium", "hard")
 MODES = ("single", "match", "daily")
@@ -380,7 +381,6 @@ class Console:
         self._ended_names: list[str] | None = None  # the seats' names when the game shown ended (`outcome_names`)
         self._meanwhile_due = False  # connected again at a table: the next view tells what happened meanwhile
         self._seat_offered: tuple[Any, ...] | None = None  # the room state a watcher was last offered a seat in
-        self._offer_said = ""  # ... and the line that offered it
         # lobby
         self.hosts: list[HostRow] = []
         self.host_key = ""  # the connected host's certificate fingerprint, short (`lanmatch host` prints the same)
@@ -745,17 +745,15 @@ class Console:
             return
         if not seats or not self.may_sit():
             self._seat_offered = None
-            if self._offer_said and self.message == self._offer_said:
+            if self.message.startswith(SEAT_OPEN):
                 self.say("")  # (it said `j` takes a seat: `j` would now say none is open)
-            self._offer_said = ""
             return
         key = (room.get("name"), room.get("games"), room.get("state"), tuple(seats))
         if self._seat_offered == key:
             return
         self._seat_offered = key
-        self._offer_said = (f"A seat is open at {shown(str(room.get('name')))}: "
-                            f"{keymap.key_name('sit', self.screen_mode())} takes it (you stay a watcher otherwise).")
-        self.say(self._offer_said)
+        self.say(f"{SEAT_OPEN}{shown(str(room.get('name')))}: "
+                 f"{keymap.key_name('sit', self.screen_mode())} takes it (you stay a watcher otherwise).")
 
     def may_sit(self) -> bool:
         """Is this console a watcher of a room with a seat open now (not playing)?"""
@@ -949,7 +947,7 @@ class Console:
 
     def reset_table(self) -> None:
         self.room, self.seat, self.watching, self.msg = None, None, False, None
-        self.chat, self.mutes, self.watch_password, self._seat_offered, self._offer_said = [], Mutes(), "", None, ""
+        self.chat, self.mutes, self.watch_password, self._seat_offered = [], Mutes(), "", None
         self.picker = None
         self.checking = None
         self.sent_sid = None

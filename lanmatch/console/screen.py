@@ -362,6 +362,12 @@ def _hand_block(ui: Console, w: Words, width: int, budget: int) -> tuple[Line, l
     return _rule(head, width), [cut(x, width) for x in lines]
 
 
+def _countdown(ui: Console, deal_now: str, later: str) -> Line:
+    """A room that deals by itself: its director reads how to deal now and
+    when it deals; everyone else, when."""
+    return _plain(f" {deal_now}; {later}." if ui.may_direct() else f" {later[:1].upper()}{later[1:]}.", "bold")
+
+
 def _outcome_block(ui: Console, now: float, width: int) -> list[Line]:
     v = ui.view or {}
     text = render_outcome(ui.outcome or {}, v, ui.table, names=ui.outcome_names(), color=True, width=width - 2)
@@ -381,9 +387,8 @@ def _outcome_block(ui: Console, now: float, width: int) -> list[Line]:
     lines += [_plain(" " + x, "bold") for x in tournament_lines(room, width - 2)]
     deals_in = ui.deals_in(now)
     if deals_in is not None:  # a room that deals by itself
-        later = f"the next game is dealt in {math.ceil(deals_in)} s"
-        lines.append(_plain(f" {keymap.key_name('rematch')} deals it now; {later}." if ui.may_direct()
-                            else f" {later[0].upper()}{later[1:]}.", "bold"))
+        lines.append(_countdown(ui, f"{keymap.key_name('rematch')} deals it now",
+                                f"the next game is dealt in {math.ceil(deals_in)} s"))
     elif ui.may_direct():
         lines.append(_plain(f" {keymap.key_name('rematch')} deals a rematch (same seats, a new deal).", "bold"))
     else:
@@ -527,9 +532,8 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
     elif ui.watching:
         lines.append(_plain(" You are watching this room."))
     elif (deals_in := ui.deals_in(now)) is not None:  # a room that deals by itself
-        later = f"it deals itself in {math.ceil(deals_in)} s, bots in the empty seats"
-        lines.append(_plain(f" Press {keymap.key_name('start', 'waiting')} to start now; {later}." if ui.may_direct()
-                            else f" {later[0].upper()}{later[1:]}.", "bold"))
+        lines.append(_countdown(ui, f"Press {keymap.key_name('start', 'waiting')} to start now",
+                                f"it deals itself in {math.ceil(deals_in)} s, bots in the empty seats"))
     elif ui.may_direct():
         lines.append(_plain(f" Press {keymap.key_name('start', 'waiting')} to start: the empty seats get bots.", "bold"))
     else:
@@ -622,11 +626,11 @@ def rooms_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
         lines.append(cut(_plain(f" {'▶' if sel else ' '} {text}", "class:sel" if sel else ""), width))
     sel = ui.room_sel >= len(ui.rooms)
     lines.append(_plain(f" {'▶' if sel else ' '} + create a new room", "class:sel" if sel else ""))
-    chosen = options_on(str(ui.rooms[ui.room_sel].get("game", "")), ui.rooms[ui.room_sel].get("options")) \
-        if not sel else []
+    picked = ui.rooms[ui.room_sel] if not sel else {}
+    chosen = options_on(str(picked.get("game", "")), picked.get("options"))
     if chosen:  # the selected room's house options, before sitting down (a play-test saw them only after)
         lines.append([])
-        lines.append(cut(_plain(f" {ui.rooms[ui.room_sel].get('name')}: " + ", ".join(chosen), "class:dim"), width))
+        lines.append(cut(_plain(f" {picked.get('name')}: " + ", ".join(chosen), "class:dim"), width))
     return _with_footer(ui, lines, width, height)
 
 
