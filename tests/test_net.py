@@ -15,7 +15,10 @@ from _net import LOOPBACK, RawPeer, frame_header, play_bots, seated, start_host
 from lanmatch.net.client import BotNode, Client
 from lanmatch.protocol import MAX_FRAME, PROTOCOL_VERSION, encode_frame, view_from_wire
 
-TABLES = ["classic", "standard", "toll", "daynight", "siege", "cards"]
+from lanmatch.rules import GAMES
+
+# every table of every game the registry declares: (game, the table's name as rooms carry it)
+EVERY_TABLE = [pytest.param(g, game.table_name(t), id=t) for g, game in GAMES.items() for t in game.tables]
 
 
 def last(p: RawPeer, typ: str) -> dict:
@@ -25,11 +28,12 @@ def last(p: RawPeer, typ: str) -> dict:
 # ------------------------------------------------------------------ matches
 
 
-@pytest.mark.parametrize("table", [*TABLES, "dominoes"])
-async def test_three_in_process_bot_nodes_finish_a_match(nursery, table):
+@pytest.mark.parametrize(("game", "table"), EVERY_TABLE)
+async def test_three_in_process_bot_nodes_finish_a_match(nursery, game, table):
+    """Over sockets, every table's actions as the host lists them (a
+    double-twelve's two-digit tiles too) are taken back as they are."""
     host = await start_host(nursery)
-    game = "dominoes" if table == "dominoes" else "colormatch"
-    host.create_room("r", game=game, table=None if game == "dominoes" else table, seats=4,
+    host.create_room("r", game=game, table=table, seats=4,
                      auto_start=True, start_after=0.3, bot_level="easy")
     nodes = await play_bots(host.port, "r", ["easy", "medium", "hard"])
     ref = host.rooms["r"].room.referee
@@ -549,8 +553,8 @@ def check_no_leak(seat: int, msg: dict, truth: dict[int, list[list[str]]]) -> in
     return 1
 
 
-@pytest.mark.parametrize("table", [*TABLES, "dominoes"])
-async def test_no_message_ever_holds_another_seats_cards(nursery, table):
+@pytest.mark.parametrize(("game", "table"), EVERY_TABLE)
+async def test_no_message_ever_holds_another_seats_cards(nursery, game, table):
     """Over several games per table, every view on the wire is checked against
     the host's true hands at that state."""
     host = await start_host(nursery)
@@ -577,10 +581,9 @@ async def test_no_message_ever_holds_another_seats_cards(nursery, table):
             super().on_message(msg)
 
     try:
-        game = "dominoes" if table == "dominoes" else "colormatch"
         for k in range(3):
             name = f"{table}{k}"
-            host.create_room(name, game=game, table=None if game == "dominoes" else table,
+            host.create_room(name, game=game, table=table,
                              seats=3, auto_start=True, bot_level="easy")
             await play_bots(host.port, name, ["easy", "medium", "hard"], cls=Spy, seed=10 * k)
     finally:

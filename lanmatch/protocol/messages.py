@@ -214,7 +214,7 @@ ACTION_FIELDS = Spec({
     "swap_with": opt(i(0, 5)),
     "seat": opt(i(0, 5)),
     "call": opt(b()),  # play-and-call (docs/protocol.md, "Play-and-call")
-    "tile": opt(s(3, 3)),
+    "tile": opt(s(3, 5)),  # "HIGH-LOW" in decimal: "6-4" to "12-10" (the engine says whether its set has it)
     "end": opt(s(4, 5, ("left", "right"))),
 })
 
