@@ -33,10 +33,28 @@ def _table_is_for(game) -> str:
     return f"--table is for {named}; {game.title} has one table"
 
 
+def _tables_help(what: str) -> str:
+    """`--table`'s help: each game's tables from the registry, and that the
+    table names its game."""
+    games = "; ".join(f"{g.title}: {', '.join(g.tables)} (default {g.default_table})"
+                      for g in GAMES.values() if g.picks_tables)
+    return f"{what}: {games}. A table implies its game (--game)"
+
+
+def _game_of(args: argparse.Namespace) -> str:
+    """`--game` as given, else the game whose table `--table` names (a
+    Dominoes set means Dominoes), else the first game."""
+    if args.game is None:
+        owners = [name for name, g in GAMES.items() if g.picks_tables and args.table in g.tables]
+        args.game = owners[0] if len(owners) == 1 else next(iter(GAMES))
+    return args.game
+
+
 def _check_table(parser: argparse.ArgumentParser, cmd: str, args: argparse.Namespace, seats: str = "seats") -> None:
     """Check --game, --table and the seat count against the game's declaration;
-    `args.table` becomes the table's name as rooms carry it."""
-    game = get_game(args.game)
+    `args.game` is settled (`_game_of`) and `args.table` becomes the table's
+    name as rooms carry it."""
+    game = get_game(_game_of(args))
     if args.table is not None and not game.picks_tables:
         parser.exit(2, f"lanmatch {cmd}: {_table_is_for(game)} (see --help)\n")
     try:
@@ -86,13 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
             f"\nErrors never show as a traceback: they are written to {log_file}"
         ),
     )
-    play.add_argument("--game", choices=GAMES, default=next(iter(GAMES)), help=_games_help())
-    play.add_argument(
-        "--table",
-        choices=NAMED_TABLES,
-        default=None,
-        help="Color Match table (default classic); see docs/rules/",
-    )
+    play.add_argument("--game", choices=GAMES, default=None, help=_games_help())
+    play.add_argument("--table", choices=NAMED_TABLES, default=None, help=_tables_help("the table; see docs/rules/"))
     play.add_argument(
         "--seats",
         type=int,
@@ -163,8 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument("--no-mdns", action="store_true", help="do not advertise (HOST:PORT only)")
     host.add_argument("--room", default=None, metavar="NAME", help="pre-create a room for headless matches")
-    host.add_argument("--game", choices=GAMES, default=next(iter(GAMES)), help="the --room's game: " + _games_help())
-    host.add_argument("--table", choices=NAMED_TABLES, default=None, help="the --room's table (default classic)")
+    host.add_argument("--game", choices=GAMES, default=None, help="the --room's game: " + _games_help())
+    host.add_argument("--table", choices=NAMED_TABLES, default=None, help=_tables_help("the --room's table"))
     host.add_argument("--seats", type=int, default=4, metavar="N", help="the --room's seats (default 4)")
     host.add_argument("--clock", type=_seconds, default=None, metavar="S", help="the --room's move clock in seconds")
     host.add_argument("--bots", choices=LEVELS, default="medium", help="level of the bots in empty seats")
@@ -282,8 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
             "  lanmatch sim --game dominoes --players 3 --bots medium --games 200"
         ),
     )
-    sim.add_argument("--game", choices=GAMES, default=next(iter(GAMES)), help=_games_help())
-    sim.add_argument("--table", choices=NAMED_TABLES, default=None, help="the game's table (Color Match: default classic)")
+    sim.add_argument("--game", choices=GAMES, default=None, help=_games_help())
+    sim.add_argument("--table", choices=NAMED_TABLES, default=None, help=_tables_help("the game's table"))
     sim.add_argument("--players", type=int, default=4, metavar="N", help="seats: 2-6, Dominoes 2-4 (2-6 at double-nine and double-twelve) (default 4)")
     sim.add_argument(
         "--bots",
@@ -455,7 +468,7 @@ def _sim(args: argparse.Namespace) -> int:
         return 2
 
     try:
-        game = get_game(args.game)
+        game = get_game(_game_of(args))
         if args.table is not None and not game.picks_tables:
             raise ValueError(_table_is_for(game))
         args.table = game.table_name(args.table)

@@ -233,6 +233,28 @@ def test_quick_play_dominoes_with_two_seats_and_a_clock():
     assert "Boneyard" in raw and "Your rack" in raw
 
 
+@pytest.mark.parametrize("flags", [["--table", "double-nine"], ["--game", "dominoes", "--table", "double-nine"]])
+def test_quick_play_deals_the_domino_set_asked_for(flags):
+    """`lanmatch play --table double-nine --seats 5` (a set names its game):
+    the room is the double-nine's, five seats, titled with the set (the
+    console made a double-six room, which refused five seats and crashed it)."""
+    from lanmatch.cli import _check_table, build_parser
+
+    parser = build_parser()
+    parsed = parser.parse_args(["play", *flags, "--seats", "5"])
+    _check_table(parser, "play", parsed)
+    args = play_args(game=parsed.game, table=parsed.table, seats=5)
+
+    async def script(session: Session, inp) -> None:
+        await until(lambda: session.ui.screen == "table" and session.ui.view is not None, "the table")
+        inp.send_text("\x03")
+
+    session, raw = headless(lambda: Session(Console("Ann", kind="play"), lambda s, n: play_net(s, n, args)), script)
+    room = session.host.rooms["Quick play"].room
+    assert (room.game, room.table, room.n) == ("dominoes", "double-nine", 5)
+    assert "Dominoes · Double-nine" in raw
+
+
 def test_quick_play_on_the_lan_is_advertised_and_a_bot_node_can_take_a_seat():
     """`--lan --bind 127.0.0.1`: the room waits, it is found over mDNS on
     loopback, a bot node joins it over TCP, and `s` starts the game."""

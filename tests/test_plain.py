@@ -277,7 +277,7 @@ async def _join_plain(port: int, env: dict[str, str], pick) -> str:
     return text
 
 
-@pytest.mark.parametrize("game, table", [("colormatch", "cards"), ("dominoes", None)])
+@pytest.mark.parametrize("game, table", [("colormatch", "cards"), ("dominoes", None), ("dominoes", "double-nine")])
 async def test_plain_join_makes_a_room_plays_it_to_the_end_and_leaves(nursery, tmp_path, game, table):
     """A host on loopback; the plain client makes its own room (the game, the
     table and 2 seats chosen by number), deals, plays every decision by
@@ -293,7 +293,7 @@ async def test_plain_join_makes_a_room_plays_it_to_the_end_and_leaves(nursery, t
         if prompt.startswith("Which game"):
             return str(games_list.index(game) + 1)
         if prompt.startswith("Which table"):
-            return str(list(games[game].tables).index(table) + 1)
+            return str(list(games[game].tables).index(table or games[game].default_table) + 1)
         if prompt.startswith("How many seats"):
             return "1"  # 2 seats: you and a bot
         last = text.rstrip("\n").splitlines()
@@ -308,6 +308,8 @@ async def test_plain_join_makes_a_room_plays_it_to_the_end_and_leaves(nursery, t
 
     text = await _join_plain(host.port, env, pick)
     assert state["over"], text[-2000:]
+    if game == "dominoes":  # the set chosen is the set dealt (the plain client offered none but double-six)
+        assert f"dealt: {games[game].table(table).hands[2]} tiles each" in text, text[:3000]
     assert re.search(r"^(Game|Match) over.*(won|draw).*Points: ", text, re.M), text[-2000:]
     assert "Your choices, " in text and "Bye!" in text and "Traceback" not in text
 

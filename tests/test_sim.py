@@ -101,6 +101,16 @@ def test_dominoes_sim_uses_the_dominoes_bots():
     assert abs(sum(s["wins"] for s in data["seats"]) + data["no_winner"] - 4) < 1e-6
 
 
+def test_a_domino_set_names_its_game(capsys):
+    """`--table double-twelve` without `--game`: the set is Dominoes' (it was
+    read as a Color Match table, and refused); `--game` still wins."""
+    assert cli.main(["sim", "--table", "double-twelve", "--players", "5", "--games", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["game"], data["table"], data["players"]) == ("dominoes", "double-twelve", 5)
+    assert cli.main(["sim", "--game", "colormatch", "--table", "double-twelve", "--games", "1"]) == 2
+    assert "Color Match has no table 'double-twelve'" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "args, says",
     [

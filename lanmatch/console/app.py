@@ -63,7 +63,6 @@ from lanmatch.net.client import Client, NotLanmatch, not_welcomed, parse_address
 from lanmatch.net.hostbook import HostBook
 from lanmatch.net.seats import SavedSeat, SeatBook
 from lanmatch.net.tls import Identity, machine_identity, short_fingerprint
-from lanmatch.rules import get_game
 from lanmatch.table import AUTOPILOT_PACE
 
 log = logging.getLogger("lanmatch.console")
@@ -666,7 +665,7 @@ async def play_net(session: Session, nursery: trio.Nursery, args: Any) -> None:
     host.create_room(
         room,
         game=args.game,
-        table=get_game(args.game).table_name(args.table) if get_game(args.game).named_tables else None,
+        table=args.table,  # (`_check_table`: the name as rooms carry it)
         seats=args.seats,
         clock=args.clock,
         bot_level=args.bots,

@@ -450,13 +450,15 @@ class Console:
 
     @property
     def table(self) -> str | None:
-        """The table's name (None for a game whose tables are unnamed)."""
+        """The table's name as rooms carry it (None for the unnamed default
+        table of a game that names only its others: Dominoes' double-six)."""
         g = GAMES.get(self.game)
-        if g is not None and not g.named_tables:
-            return None
         if self.view and self.view.get("table"):
             return self.view["table"]
-        return (self.room or {}).get("table") or (g.default_table if g is not None else None)
+        table = (self.room or {}).get("table")
+        if g is not None and not g.named_tables:
+            return table
+        return table or (g.default_table if g is not None else None)
 
     def table_spec(self) -> Any:
         """The declaration of the table (None for a game or table not registered here)."""

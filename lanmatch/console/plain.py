@@ -301,21 +301,22 @@ class PlainPeer:
         from lanmatch.rules import get_game
 
         g = get_game(self.creating["game"])
-        if not g.named_tables:
+        if not g.picks_tables:
             self.creating["table"] = None
             self.ask_seats()
             return
-        choices = [(f"{g.title_of(t)}." + (f" {g.table(t).brief}" if g.table(t).brief else ""), ("table", t))
-                   for t in g.tables]
+        choices = [(f"{g.title_of(t)}." + (f" {g.table(t).brief}" if g.table(t).brief else ""), ("table", g.table_name(t)))
+                   for t in g.tables]  # (an unnamed default table travels as none)
         self.ask(Question(f"Which table, 1 to {len(choices)}: ", choices))
 
     def ask_seats(self) -> None:
         from lanmatch.rules import get_game
 
         g = get_game(self.creating["game"])
-        top = g.max_players if self.client.profile is not None else min(4, g.max_players)
+        low, high = g.seat_range(self.creating.get("table"))
+        top = high if self.client.profile is not None else min(g.guest_max_players, high)
         choices = [(f"{n} seats, you and {plural(n - 1, 'bot')}.", ("seats", n))
-                   for n in range(g.min_players, top + 1)]
+                   for n in range(low, top + 1)]
         self.ask(Question(f"How many seats, 1 to {len(choices)}: ", choices))
 
     def create(self) -> None:

@@ -26,7 +26,7 @@ import unicodedata
 from typing import Any
 
 from lanmatch.protocol.messages import REFUSED_CATEGORIES
-from lanmatch.rules import GAMES, game_title, title_of
+from lanmatch.rules import GAMES, title_of
 from lanmatch.rules.cards import PALETTES, describe
 
 # color word (lower case) -> ANSI SGR parameters
@@ -805,7 +805,7 @@ def _tile_table_text(view: dict[str, Any], legal: list[dict[str, Any]], w: Words
     seat = view.get("seat", 0)
     n = len(view.get("counts") or [])
     scores = view.get("scores") or [0] * n
-    lines = [w.bold(f"{_tile_title(view)} points")]
+    lines = [w.bold(f"{_tile_title(view, w.table)} points")]
     lines += _seat_lines(view, w, "tile", lambda s: [f"score {scores[s]}"])
     lines += domino_lines(view, w, width)
     lines += _told(view, w, recent)
@@ -821,9 +821,11 @@ def _tile_table_text(view: dict[str, Any], legal: list[dict[str, Any]], w: Words
     return lines
 
 
-def _tile_title(view: dict[str, Any]) -> str:
-    """`Dominoes · round 2 · first to 100`: the game's title and the match."""
-    return f"{game_title(view.get('game') or '')} · round {view.get('round', 1)} · first to {view.get('target', 100)}"
+def _tile_title(view: dict[str, Any], table: str | None) -> str:
+    """`Dominoes · round 2 · first to 100`: the game's title (with the set
+    where it is not the default one: `Dominoes · Double-nine`) and the match."""
+    return (f"{title_of(view.get('game') or '', table)} · round {view.get('round', 1)}"
+            f" · first to {view.get('target', 100)}")
 
 
 # view keys the plain rendering does not list as the middle of the table
@@ -1093,7 +1095,7 @@ class TilePieces(Pieces):
     table_text = staticmethod(_tile_table_text)
 
     def title(self, view: dict[str, Any], table: str | None) -> str:
-        return _tile_title(view)
+        return _tile_title(view, table)
 
     def hand_note(self, view: dict[str, Any]) -> str:
         return f", {plural(view.get('pips', 0), 'pip')}"
