@@ -71,6 +71,7 @@ async def test_room_lifecycle_create_list_join_watch_start_kick_leave(nursery):
     a = await seated(host.port, "Kitchen", "Ann", create={"game": "colormatch", "table": "siege", "seats": 4, "clock": 60})
     room = await a.expect("room")
     assert room["room"]["creator"] == 0 and room["room"]["clock"] == 60
+    assert type(room["room"]["clock"]) is int  # as `create` said it (a bot writer saw 60.0, a float64)
     b = await RawPeer.open(host.port)
     await b.hello("Bob")
     await b.send({"type": "list"})

@@ -134,3 +134,22 @@ async def test_a_pause_of_a_person_alone_over_tls_and_bad_fields(nursery):
     await ann.send({"type": "pause"})
     assert (await ann.expect("error"))["code"] == "bad_field"
     await ann.aclose()
+
+
+async def test_a_bot_node_alone_with_bots_may_not_pause(nursery):
+    """The pause is a person's (docs/protocol.md, "Pause"): a peer that said
+    `agent: "bot"` gets `not_alone` even with no person at the table, and
+    the clocks run on (a bot node honoured before could stop a headless
+    room for its watchers)."""
+    host = await start_host(nursery)
+    node = await RawPeer.open(host.port)
+    await node.hello("Robo", agent="bot")
+    await node.send({"type": "create", "room": "bots", "game": "colormatch", "seats": 2, "clock": 30})
+    await node.expect("seated")
+    await node.send({"type": "start"})
+    await node.expect("view")
+    await node.send({"type": "pause", "on": True})
+    err = await node.expect("error")
+    assert err["code"] == "not_alone" and err["ref"] == "pause"
+    assert not host.rooms["bots"].room.referee.paused
+    await node.aclose()

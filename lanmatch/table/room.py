@@ -279,7 +279,7 @@ class Room:
             "free": len(open_seats),
             "open_seats": open_seats,
             "state": self.state,
-            "clock": self.clock,
+            "clock": int(self.clock) if float(self.clock).is_integer() else self.clock,  # (60, as `create` says it)
             "mode": self.mode,
             "password": bool(self.password),
             "bots": self.bot_level,

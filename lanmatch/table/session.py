@@ -574,7 +574,7 @@ class RoomSession:
                 self._views()
             return
         others = [x for s, x in enumerate(room.seats) if x is not None and x.agent == "person" and s != peer.seat]
-        if peer.seat is None or others:
+        if peer.seat is None or others or room.seats[peer.seat].agent != "person":  # (a bot node waits for nobody)
             raise RoomError("not_alone", "Only a person alone at a table of bots may pause it; "
                                          "with other people the clocks run on.")
         if ref.pause(now):
