@@ -217,6 +217,26 @@ def test_dominoes_tile_that_fits_both_ends_asks_which_end():
     assert acts(ui.press("r")) == [{"type": "play", "tile": tile, "end": "right"}]
 
 
+def test_dominoes_a_tile_that_does_not_fit_points_to_the_ones_that_do():
+    """Enter on a tile that fits no end, while another plays: the line says
+    which play (a play-test read "s passes", and s said "You cannot pass now")."""
+    g = new_game("dominoes", players=2, seed=7)
+    for _ in range(300):
+        v = g.view(0)
+        legal = g.legal_actions(0)
+        fits = {a["tile"] for a in legal if a["type"] == "play"}
+        if v["turn"] == 0 and v["line"] and fits and set(v["hand"]) - fits:
+            break
+        g.act(v["turn"], g.legal_actions(v["turn"])[-1])
+    else:
+        pytest.fail("no hand with a tile that fits and one that does not")
+    ui = seated_ui(g, game="dominoes", table=None)
+    select(ui, next(t for t in v["hand"] if t not in fits))
+    assert ui.press("enter") == []
+    said = ui.message
+    assert "fits neither open end" in said and "in brackets" in said and "passes" not in said, said
+
+
 # ------------------------------------------------------------------ overlays and leaving
 
 

@@ -1108,8 +1108,13 @@ class TilePieces(Pieces):
 
     def why_not(self, view: dict[str, Any], legal: list[dict[str, Any]], what: str, key) -> str:
         ends = view.get("ends") or ["?", "?"]
-        hint = f"{key('draw')} draws from the boneyard" if any(a["type"] == "draw" for a in legal) else \
-            f"{key('pass')} passes"
+        fits = len({a["tile"] for a in legal if a["type"] == "play"})
+        if fits:  # (no draw or pass is offered while a tile plays)
+            hint = f"{plural(fits, 'tile')} in brackets {'plays' if fits == 1 else 'play'}"
+        elif any(a["type"] == "draw" for a in legal):
+            hint = f"{key('draw')} draws from the boneyard"
+        else:
+            hint = f"{key('pass')} passes"
         return f"{what} fits neither open end ({ends[0]}, {ends[1]}); {hint}."
 
     def over(self, view: dict[str, Any], reason: Any) -> str:
