@@ -10,6 +10,7 @@ checked on the screen.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from _console import (
@@ -969,6 +970,7 @@ def test_a_game_that_ended_keeps_its_names_and_a_newcomers_seat_counts_afresh():
     ui.on_message(dan, 2.0)  # Ann left; Dan sits where she won
     after = text(ui, width=120)
     assert "Ann won" in after and "Dan won" not in after  # the game that ended: its own names
+    assert re.search(r"Ann +0 cards", after) and not re.search(r"Dan +0 cards", after), after  # its seat list too
     assert ui.standing() == ([0.0, 0.0], [0, 0])  # Ann's game does not count for Dan
     assert "Dan 0 won, 0 pts" in after
 

@@ -421,7 +421,7 @@ def _log_block(ui: Console, width: int, rows: int) -> list[Line]:
 
 def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
     v = ui.view or {}
-    names = ui.names()
+    names = ui.outcome_names()  # (a game that ended: its seats as they were, whoever sits there since)
     w = Words(ui.table, names, ui.seat if ui.seat is not None else -1, True)
     pieces = ui.pieces()
     room = ui.room or {}
