@@ -476,6 +476,31 @@ def test_a_coin_game_posts_the_stakes_and_pays_the_pot_each_player_told(store):
     assert session.match is None and store.check() == []
 
 
+def test_every_player_sees_the_last_move_before_its_coins(store):
+    """The players themselves play a coin game to its end: the last move's
+    view reaches every seat before the `coins` of the payout (a play-test's
+    loser read "You lost" above the winning move, whose view was held back
+    behind the actor's while the payout went out at once)."""
+    d = Driver(StoreKeeper(store, strict=True))
+    ann = d.connect("Ann", profile=profile("Ann"))
+    bob = d.connect("Bob", profile=profile("Bob"))
+    session = d.create(ann, game="colormatch", table="classic", seats=2, stake=50)
+    d.send(bob, {"type": "join", "room": "r"})
+    d.send(ann, {"type": "start"})
+    ref, by_seat = session.room.referee, {ann.seat: ann, bob.seat: bob}
+    for _ in range(3000):
+        if ref.over:
+            break
+        seat = ref.view(None)["to_act"][0]
+        d.send(by_seat[seat], {"type": "act", "state_id": ref.state_id, "action": ref.legal(seat)[0]})
+    assert ref.over
+    for p in (ann, bob):
+        inbox = d.inbox[p]
+        paid = max(i for i, m in enumerate(inbox) if m["type"] == "coins")
+        last_view = max(i for i, m in enumerate(inbox) if m["type"] == "view")
+        assert inbox[last_view]["view"]["outcome"] is not None and last_view < paid, (p.name, inbox[paid])
+
+
 def test_joining_a_coin_room_needs_a_profile_holding_the_stake(store):
     d = Driver(StoreKeeper(store, strict=True))
     ann = d.connect("Ann", profile=profile("Ann"))

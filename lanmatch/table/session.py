@@ -709,13 +709,17 @@ class RoomSession:
         follow from `flush_rest` before anything else happens in the room."""
         if not self._record():
             return
+        room = self.room
+        ended = room.game_ended()
         if first is not None and first.seat is not None:
             self._views([first])
-            self._rest = first
+            if ended:  # every seat sees the last move before what the end tells it (its coins)
+                self._views(skip=first)
+            else:
+                self._rest = first
         else:
             self._views()
-        room = self.room
-        if room.game_ended():
+        if ended:
             self.out.log(INFO, "room %s: game %d over: %s", room.name, room.games, room.referee.outcome["winners"])
             match_id = self.match.id if self.match is not None else None
             self._finish()
