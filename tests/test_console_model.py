@@ -1035,3 +1035,18 @@ def test_the_room_list_names_the_selected_rooms_house_options():
     assert "Stacking" not in text(ui)
     ui.press("down")
     assert " Wild: Stacking (+2 on +2), 7-0 (7 swaps, 0 passes)" in text(ui).splitlines()
+
+
+def test_a_bot_node_whose_connection_dropped_shows_as_away():
+    """A play-test killed a bot node mid-game: its seat looked as ever while
+    the table waited on it for its whole clock. A person's seat said `away`;
+    a bot node's now does too (a room bot is always there)."""
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    ui = seated_ui(g)
+    msg = room_msg(3)
+    msg["room"]["seats"][1] = {"seat": 1, "name": "Robo", "kind": "bot", "connected": False}
+    ui.on_message(msg, 0.0)
+    push(ui, g)
+    lines = text(ui, width=100).splitlines()
+    assert any("Robo" in x and "away" in x for x in lines), lines
+    assert not any("Bot 2" in x and "away" in x for x in lines)

@@ -449,3 +449,32 @@ def test_lanmatch_host_flags_for_the_store_are_checked(argv, capsys):
         main(["host", *argv])
     assert e.value.code == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+async def test_a_bot_node_started_again_with_its_profile_takes_its_seat_back(nursery, store):
+    """A play-test killed a bot node mid-game and started it again: it
+    waited for a free seat, silently, while its own seat was held for it.
+    With its profile it asks for the room once and the host gives the seat
+    back; the game goes on with it."""
+    host = await start_host(nursery, store=store)
+    host.create_room("Barn", game="colormatch", table="classic", seats=2, auto_start=True, start_after=0.2,
+                     bot_level="easy", clock=600)
+    ann = await RawPeer.open(host.port)
+    await ann.hello("Ann")
+    await ann.send({"type": "join", "room": "Barn"})
+    await ann.expect("seated")  # Ann never moves: the game waits on her turns
+    me = profile("Robo")
+    first = BotNode("easy", room="Barn", stay=True, name="Robo", profile=me, seed=1)
+    async with trio.open_nursery() as node:
+        node.start_soon(first.run, (LOOPBACK, host.port))
+        await until(lambda: first.seat is not None and host.rooms["Barn"].room.state == "playing")
+        seat = first.seat
+        node.cancel_scope.cancel()  # the node is gone (its process killed)
+    session = host.rooms["Barn"]
+    await until(lambda: seat not in session.seated)
+    again = BotNode("easy", room="Barn", stay=True, name="Robo", profile=me, seed=2)
+    nursery.start_soon(lambda: again.run((LOOPBACK, host.port)))
+    await until(lambda: again.seat == seat and session.seated.get(seat) is not None)
+    assert session.room.seats[seat].connected and host.rooms["Barn"].room.state == "playing"
+    again.close()
+    await ann.aclose()

@@ -287,7 +287,7 @@ def _seat_block(ui: Console, w: Words, now: float, width: int, far_room: bool) -
         info = seats[s] if s < len(seats) else {}
         if info.get("left"):
             tags.append("left, a bot plays")
-        elif info.get("kind") == "person" and not info.get("connected", True):
+        elif info.get("kind") in ("person", "bot") and not info.get("connected", True):  # (a bot node's connection too)
             tags.append("away")
         if s in auto:
             tags.append("autopilot")

@@ -568,6 +568,8 @@ class BotNode(Client):
         self.actions = 0
         self.rejections: list[dict[str, Any]] = []
         self._want_list_at: float | None = None
+        self._asked_back = False  # this connection asked `room` for the seat its profile holds there
+        self._said_waiting = False
         self.ever_welcomed = False  # a first connection that ends unwelcomed is not a lanmatch host
 
     async def run(self, address: tuple[str, int]) -> int:
@@ -628,8 +630,10 @@ class BotNode(Client):
 
     def on_message(self, msg: dict[str, Any]) -> None:
         typ = msg["type"]
-        if typ == "welcome" and self.token is None:
-            self.send("list")
+        if typ == "welcome":
+            self._asked_back = False
+            if self.token is None:
+                self.send("list")
         elif typ == "rooms":
             self._pick(msg["rooms"], msg.get("page", 0), msg.get("pages", 1))
         elif typ == "error":
@@ -653,9 +657,18 @@ class BotNode(Client):
             if r.get("free", 0) > 0 and not r.get("password"):
                 self.send("join", room=r["name"])
                 return
+            if self.want_room is not None and self.profile is not None and not self._asked_back:
+                # a node started again: the host gives a profile back the seat it holds there
+                self._asked_back = True
+                self.send("join", room=r["name"])
+                return
         if page + 1 < pages:  # the list is paged: look at the next page at once
             self.send("list", page=page + 1)
             return
+        if not self._said_waiting:
+            self._said_waiting = True
+            where = f"at {self.want_room}" if self.want_room is not None else "in any room"
+            log.info("%s: no free seat %s yet: looking again every half second", self.name, where)
         self._want_list_at = trio.current_time() + 0.5
 
     def _play(self, msg: dict[str, Any]) -> None:
