@@ -14,7 +14,6 @@ from _net import LOOPBACK, RawPeer, frame_header, play_bots, seated, start_host
 
 from lanmatch.net.client import BotNode, Client
 from lanmatch.protocol import MAX_FRAME, PROTOCOL_VERSION, encode_frame, view_from_wire
-
 from lanmatch.rules import GAMES
 
 # every table of every game the registry declares: (game, the table's name as rooms carry it)
