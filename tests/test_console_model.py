@@ -1050,3 +1050,21 @@ def test_a_bot_node_whose_connection_dropped_shows_as_away():
     lines = text(ui, width=100).splitlines()
     assert any("Robo" in x and "away" in x for x in lines), lines
     assert not any("Bot 2" in x and "away" in x for x in lines)
+
+
+@pytest.mark.parametrize("size", [(60, 20), (50, 16)])
+def test_every_tile_of_a_big_rack_shows_or_is_counted_at_a_small_size(size):
+    """A play-test at 60x20, double-nine, five seats: the rack said 9 tiles
+    and showed 8, with no sign of the ninth (its only playable tile). The
+    hand now takes its rows before the move log, and tiles that still do not
+    fit are counted in its header."""
+    width, height = size
+    g = new_game("dominoes", table="double-nine", players=5, seed=2)
+    ui = seated_ui(g, game="dominoes", table="double-nine")
+    out = text(ui, width=width, height=height)
+    hand = g.view(0)["hand"]
+    shown = sum(1 for t in hand if t.replace("-", "|") in out)
+    more = re.search(r"(\d+) more: ←→", out)
+    assert shown + (int(more.group(1)) if more else 0) >= len(hand), out
+    if size == (60, 20):
+        assert shown == len(hand), out

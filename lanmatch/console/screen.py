@@ -321,7 +321,10 @@ def _seat_block(ui: Console, w: Words, now: float, width: int, far_room: bool) -
     return lines
 
 
-def _hand_block(ui: Console, w: Words, width: int, budget: int) -> tuple[Line, list[Line]]:
+def _hand_block(ui: Console, w: Words, width: int, budget: int, most: int) -> tuple[Line, list[Line]]:
+    """The hand's header and rows: in words within `budget` rows, else short
+    (where the game has a short form), else up to `most` rows; what still
+    does not fit, the rows around the selection, the others counted."""
     items = ui.hand()
     pieces = ui.pieces()
     playable = sum(1 for i in items if i.playable)
@@ -349,6 +352,7 @@ def _hand_block(ui: Console, w: Words, width: int, budget: int) -> tuple[Line, l
     lines = _flow(chips(False), width)
     if len(lines) > budget and pieces.compact:
         lines = _flow(chips(True), width)
+    budget = max(budget, min(most, len(lines)))
     if len(lines) > budget:  # still too many: the rows around the selection
         row = 0
         count = 0
@@ -358,7 +362,9 @@ def _hand_block(ui: Console, w: Words, width: int, budget: int) -> tuple[Line, l
                 row = r
                 break
         start = max(0, min(row - budget // 2, len(lines) - budget))
+        hidden = sum(1 for line in lines[:start] + lines[start + budget:] for s, t in line if "class:num" in s)
         lines = lines[start : start + budget]
+        head += f" · {hidden} more: ←→"  # (the selection moves onto them)
     return _rule(head, width), [cut(x, width) for x in lines]
 
 
@@ -450,8 +456,9 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
     if over:
         block = _outcome_block(ui, now, width)
     else:
-        hand_budget = max(1, min(4, (height - len(top) - 6) // 2))
-        head, hand = _hand_block(ui, w, width, hand_budget)
+        hand_budget = max(1, min(4, (height - len(top) - 6) // 2))  # shared with the log
+        most = max(hand_budget, min(4, height - len(top) - 5))  # ... which gives way before a card is hidden
+        head, hand = _hand_block(ui, w, width, hand_budget, most)
         block = [head, *hand]
         bottom.append(cut(_plain(" " + ui.prompt_line(now), "class:prompt"), width))
     bottom.append(cut(_plain(" " + ui.keys_line(width - 2, now), "class:keys"), width))
