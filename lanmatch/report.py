@@ -31,6 +31,7 @@ from lanmatch.store import (
     Tally,
     db_path,
     default_data_dir,
+    held_by_a_host,
     iter_replay,
 )
 from lanmatch.table.referee import BY_WORDS
@@ -132,9 +133,9 @@ def _profile_text(store: Store, name: str) -> str:
 # ------------------------------------------------------------------ history
 
 
-def _result(m: MatchSummary) -> str:
-    if m.status == "live":
-        return "unfinished (resumes when the host starts)"
+def _result(m: MatchSummary, hosted: bool = False) -> str:
+    if m.status == "live":  # `hosted`: a host holds the store now
+        return "being played now" if hosted else "unfinished (resumes when the host starts)"
     if m.status == "abandoned":
         return "abandoned, stakes returned"
     if not m.winners:
@@ -147,7 +148,8 @@ def _result(m: MatchSummary) -> str:
 
 
 def history_text(store: Store, limit: int = 20, profile: str | None = None) -> str:
-    """The latest matches, newest first.
+    """The latest matches, newest first (a match not finished is "being
+    played now" while a host holds the store, else it waits for the host).
 
     Raises:
         UnknownProfile.
@@ -155,20 +157,23 @@ def history_text(store: Store, limit: int = 20, profile: str | None = None) -> s
     matches = store.history(limit, profile=profile)
     if not matches:
         return "No matches stored yet."
+    hosted = held_by_a_host(store.path)
     rows = [
         [
             m.id,
             when(m.ended if m.ended is not None else m.started),
             table_title(m.game, m.table),
             m.mode,
+            m.room,
             f"{m.stake} coins" if m.kind == "coins" else "practice",
             ", ".join(m.names),
-            _result(m),
+            _result(m, hosted),
             m.actions,
         ]
         for m in matches
     ]
-    out = format_table(["id", "when", "table", "mode", "room", "seats", "result", "actions"], rows, right=[0, 7])
+    out = format_table(["id", "when", "table", "mode", "room", "stake", "seats", "result", "actions"], rows,
+                       right=[0, 8])
     out += "\n\nlanmatch history --replay ID steps through one of them."
     tournaments = store.tournaments(limit) if profile is None else []
     return out + "".join("\n\n" + tournament_text(t) for t in tournaments)

@@ -89,10 +89,11 @@ def new_match(
     kind: str = "practice",
     stake: int = 0,
     now: float = 0.0,
+    room: str = "",
 ) -> tuple[int, Referee]:
     """Begin a match in the store and deal its referee."""
     m = store.begin_match(
-        game=game, table=table, seats=seats, seed=seed, now=now, options=options, kind=kind, stake=stake
+        game=game, table=table, seats=seats, seed=seed, now=now, options=options, kind=kind, stake=stake, room=room
     )
     return m, referee_for(store.match(m))
 

@@ -606,3 +606,13 @@ def test_tokens_on_the_host_come_from_its_rng():
 
     room = Room("r")
     assert room.join("a", random.Random(1))[1] == Room("r").join("a", random.Random(1))[1]
+
+
+def test_a_room_summary_says_what_a_game_counts_as():
+    """The room list's `mode` is the game's (Dominoes is a match to 100: a
+    play-test's waiting room said "single" where its history said "match")."""
+    from lanmatch.table import Room
+
+    assert Room("d", game="dominoes").public(0)["mode"] == "match"
+    assert Room("c", game="colormatch").public(0)["mode"] == "single"
+    assert Room("t", game="colormatch", table="standard", options={"target": 200}).public(0)["mode"] == "match"

@@ -30,7 +30,7 @@ def filled(tmp_path):
         ann = store.profile("Ann", "a" * 20, 1_700_000_000.0)
         bob = store.profile("Bob", "b" * 20, 1_700_000_000.0)
         m1, ref1, _ = play_match(store, [SeatSpec.player(ann), SeatSpec.player(bob), SeatSpec.bot("easy")],
-                                 kind="coins", stake=50, seed=3, now=1_700_000_100.0)
+                                 kind="coins", stake=50, seed=3, now=1_700_000_100.0, room="Pot")
         m2, _, _ = play_match(store, [SeatSpec.player(ann), SeatSpec.guest("Gus")], game="dominoes", table=None,
                               seed=4, now=1_700_000_200.0)
         m3, ref3, _ = play_match(store, [SeatSpec.player(ann), SeatSpec.bot("medium"), SeatSpec.bot("medium")],
@@ -73,8 +73,22 @@ def test_history_lists_matches_newest_first(capsys, filled):
     rows = [line for line in out.splitlines() if line.strip()[:1].isdigit()]
     assert [int(r.split()[0]) for r in rows] == sorted(filled["ids"], reverse=True)
     assert "unfinished" in rows[0] and "50 coins" in rows[-1] and "practice" in rows[-2]
+    head = next(line for line in out.splitlines() if line.lstrip().startswith("id"))
+    assert head.split()[3:6] == ["mode", "room", "stake"]  # the room's name, then its stake (the room column held it)
+    assert rows[-1].split()[rows[-1].split().index("Pot") + 1] == "50"
+    assert " match " in rows[-2]  # Dominoes: a match to 100, as its room says
     code, out, _ = run(capsys, "history", "--data", str(filled["data"]), "--limit", "1", "--profile", "Ann")
     assert [line.split()[0] for line in out.splitlines() if line.strip()[:1].isdigit()] == [str(filled["ids"][2])]
+
+
+def test_history_says_a_match_is_being_played_while_a_host_holds_the_store(capsys, filled):
+    """A play-test ran `lanmatch history` beside its host and read the game
+    being played as "unfinished (resumes when the host starts)"."""
+    with Store.open_dir(filled["data"], lock=True):  # a host's hold on it
+        code, out, _ = run(capsys, "history", "--data", str(filled["data"]))
+    assert code == 0 and "being played now" in out and "resumes when the host starts" not in out
+    code, out, _ = run(capsys, "history", "--data", str(filled["data"]))
+    assert "unfinished (resumes when the host starts)" in out
 
 
 def test_history_replay_prints_every_step_with_every_seats_view(capsys, filled):

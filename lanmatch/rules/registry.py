@@ -227,6 +227,19 @@ def find_table(game: str, table: str | None) -> Any:
     return g.table()
 
 
+def mode_of(game: str, options: dict[str, Any] | None) -> str:
+    """What a game of `game` with these options counts as: "single", "match"
+    (first to N points) or "daily": its `mode` option, else the game's
+    `default_mode` (Dominoes is always a match; "single" for a game not
+    registered); a `target` makes a match."""
+    options = options or {}
+    g = GAMES.get(game)
+    mode = options.get("mode") or (g.default_mode if g is not None else "single")
+    if mode == "single" and options.get("target"):
+        return "match"
+    return mode
+
+
 def title_of(game: str, table: str | None) -> str:
     """How people name a game's table; an unknown game is named as it is."""
     g = GAMES.get(game)

@@ -39,7 +39,14 @@ player's own profile file is `lanmatch/net/profile.py` (the peer's side).
 
 from __future__ import annotations
 
-from lanmatch.store.db import MatchSummary, ProfileStats, ProfileSummary, Store, Tally
+from lanmatch.store.db import (
+    MatchSummary,
+    ProfileStats,
+    ProfileSummary,
+    Store,
+    Tally,
+    held_by_a_host,
+)
 from lanmatch.store.errors import (
     BadName,
     InsufficientCoins,
@@ -105,6 +112,7 @@ __all__ = [
     "SeatSpec",
     "Settlement",
     "Store",
+    "held_by_a_host",
     "StoreBusy",
     "StoreDatabaseError",
     "StoreError",

@@ -299,6 +299,27 @@ def _take_lock(path: Path) -> int | None:
     return fd
 
 
+def held_by_a_host(path: Path) -> bool:
+    """Is a host using the store at `path` now (it holds `path.lock`)? A
+    look only: the lock is not kept. False where there is no lock (not
+    POSIX, or no lock file yet)."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    try:
+        fd = os.open(f"{path}.lock", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # (closing drops a lock taken here)
+    return False
+
+
 class Store:
     """The host's store. Open with `Store.open(file)` or `Store.open_dir(data_dir)`.
 

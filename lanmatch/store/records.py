@@ -14,7 +14,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from lanmatch.rules import GAMES
+from lanmatch.rules import mode_of
 from lanmatch.store.errors import UnknownMatch
 
 SEAT_KINDS = ("player", "guest", "bot")
@@ -139,11 +139,7 @@ class MatchRecord:
         """The engine's mode: "single", "match" (first to N points) or "daily".
         Without a `mode` option, the game's `default_mode` (the registry's:
         Dominoes is always a match; "single" for a game not registered)."""
-        declared = GAMES.get(self.game)
-        mode = self.options.get("mode") or (declared.default_mode if declared is not None else "single")
-        if mode == "single" and self.options.get("target"):
-            return "match"
-        return mode
+        return mode_of(self.game, self.options)
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]

@@ -20,7 +20,7 @@ import hmac
 from dataclasses import dataclass
 from typing import Any
 
-from lanmatch.rules import get_game, new_game
+from lanmatch.rules import get_game, mode_of, new_game
 from lanmatch.table.referee import Referee
 
 GUEST_MAX_SEATS = 4  # the most any game lets a guest's room seat (each game declares its own cap)
@@ -280,7 +280,7 @@ class Room:
             "open_seats": open_seats,
             "state": self.state,
             "clock": int(self.clock) if float(self.clock).is_integer() else self.clock,  # (60, as `create` says it)
-            "mode": self.mode,
+            "mode": mode_of(self.game, self.options),  # (Dominoes: "match", as its history says)
             "password": bool(self.password),
             "bots": self.bot_level,
             "kind": "coins" if self.stake else "practice",
