@@ -110,6 +110,8 @@ def test_a_blocked_round_says_who_held_the_fewest_pips():
                         "the pips left in the others' racks (9 + 12).")
     tie = {**e, "winner": None, "pips": [4, 4, 12], "points": 0}
     assert round_end_lines(tie, words, 74)[0] == "The line is blocked; Ann and Bot 1 tie on 4 pips: nobody scores."
+    one = {**e, "pips": [9, 1, 12], "hands": [["6-3"], ["1-0"], ["6-6"]]}
+    assert any("   1 pip:  [1|0]" in x for x in round_end_lines(one, words, 74)), round_end_lines(one, words, 74)
 
 
 @pytest.mark.parametrize("table", ["double-nine", "double-twelve"])
@@ -148,3 +150,17 @@ def test_with_another_person_at_the_table_the_round_box_holds_nothing():
     assert ui.mode() == "round" and ui.sends == [] and ui.paused_by is None
     assert ui.press("d") == [] and ui.due(200.0) == []
 
+
+
+def test_the_round_box_wraps_its_lines_at_60_columns():
+    """A play-test at 60x20 read "any key goes on to…": the box's last line
+    was cut. Every line of a box wraps (docs/console.md)."""
+    g = round_one_out()
+    ui = dominoes_ui(g)
+    g.act(0, play("0-0"))
+    push(ui, g, now=100.0)
+    screen = text(ui, now=100.0, width=60, height=20)
+    box = [x for x in screen.splitlines() if "│" in x]
+    joined = " ".join(x.strip(" │") for x in box)
+    assert box and not any("…" in x for x in box), screen
+    assert "Round 2 is dealt: it shows in 8 s, or" in " ".join(joined.split()), screen

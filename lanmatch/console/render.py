@@ -770,7 +770,7 @@ def round_end_lines(e: dict[str, Any], w: Words, width: int, target: int | None 
     namew = max((len(x) for x in names), default=4)
     for s, p in enumerate(pips):
         tag = f"+{points}" if s == win else ""
-        head = f"  {names[s]:<{namew}} {tag:>4} {p:>3} pips: "
+        head = f"  {names[s]:<{namew}} {tag:>4} {p:>3} {'pip: ' if p == 1 else 'pips:'} "
         tiles = [tile_words(t) for t in (hands[s] if s < len(hands) else [])]
         lines += wrap_items(head, tiles, width, sep=" ") if tiles else [head + ("out" if s == win else "—")]
     scores = e.get("scores") or []

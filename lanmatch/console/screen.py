@@ -743,6 +743,8 @@ def help_lines(ui: Console) -> list[str]:
 
 
 def _box(title: str, body: list[Line], width: int) -> list[Line]:
+    """A framed layer: `body`'s lines wrapped to fit `width` (never cut)."""
+    body = [row for b in body for row in wrap(b, width - 3, indent=1)]
     inner = min(max([line_len(b) + 1 for b in body] + [len(title) + 4]), width - 2)
     title = title[: max(0, inner - 4)]
     out = [[("class:box", "┌─ " + title + " " + "─" * max(0, inner - len(title) - 3) + "┐")]]

@@ -605,8 +605,9 @@ class Lobby:
             if x is not None:
                 self.tokens[x.token] = session
         self._open(session)
-        self.out.log(INFO, "room %s: resumed match %d at action %d (%d seats wait for their peers)",
-                     name, record.id, stored, len(agents))
+        self.out.log(INFO, "room %s: resumed match %d at action %d (%d seat%s wait%s for %s peer%s)",
+                     name, record.id, stored, len(agents), *(("", "s", "its", "") if len(agents) == 1 else
+                                                             ("s", "", "their", "s")))
         return session
 
 
