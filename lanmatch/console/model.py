@@ -823,7 +823,8 @@ class Console:
         if self.kind == "join":
             self.screen = "rooms"
         where = f" at {room}" if room else ""
-        self.say(f"Your seat{where} is gone (its game ended, or the host let it go): pick a room.")
+        self.say(f"Your seat{where} is gone (its game ended, the host stopped between games, or it let the seat go): "
+                 "pick a room.")
 
     # -- the connection: coming back, reconnecting, a host gone
 
