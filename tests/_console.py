@@ -25,8 +25,8 @@ import pytest
 from lanmatch.console.model import Console
 from lanmatch.console.screen import render_screen, screen_text
 from lanmatch.protocol import view_from_wire, view_to_wire
-from lanmatch.rules import new_game
-from lanmatch.rules.cards import classic_deck, day_faces, night_faces, siege_deck, standard_deck
+from lanmatch.rules import get_game, new_game
+from lanmatch.rules.cards import day_faces, night_faces
 
 NEED_TMUX = pytest.mark.skipif(
     shutil.which("tmux") is None,
@@ -50,14 +50,14 @@ def _rest(full: list[str], used: list[str]) -> list[str]:
 def rigged(table: str, hands: list[list[str]], starter: str, *, first: int, pile: tuple = ()):
     """A game at `table` dealing `hands` (7 cards each), `starter`, then `pile`."""
     head = [c for h in hands for c in h] + [starter, *pile]
-    if table == "daynight":
+    spec = get_game("colormatch").table(table)  # (the deck as the table declares it)
+    if spec.deck == "daynight":
         pairs = [c.split("/") for c in head]
         days = _rest(day_faces(), [p[0] for p in pairs])
         nights = _rest(night_faces(), [p[1] for p in pairs])
         deck = head + [f"{d}/{n}" for d, n in zip(days, nights, strict=True)]
     else:
-        full = {"classic": classic_deck, "siege": siege_deck}.get(table, standard_deck)()
-        deck = head + _rest(full, head)
+        deck = head + _rest(spec.full_deck(), head)
     return new_game("colormatch", table=table, players=len(hands), seed=1, deck=deck, first_seat=first)
 
 

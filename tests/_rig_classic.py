@@ -1,7 +1,9 @@
-"""Rigged deals for the `classic`, `daynight` and `siege` scenario tests.
+"""Rigged deals for the scenario tests of the tables with the classic, siege
+and Day & Night decks (`classic`, `daynight`, `siege`, and any table declared
+with one of them: the deck and the hand size are read from the declaration).
 
 `rig` builds a full, legal `deck=` list (top first) for `new_game`: the given
-7-card hands for seats 0..n-1, then the starter, then the given draw pile top
+hands (7 cards at these tables) for seats 0..n-1, then the starter, then the given draw pile top
 first, then every remaining card of the table's deck as a multiset remainder
 (in the order of `classic_deck()` / `siege_deck()`). At Day & Night every card
 is written `DAY/NIGHT`; the remainder pairs the remaining day faces (in
@@ -16,11 +18,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from lanmatch.rules import new_game
-from lanmatch.rules.cards import classic_deck, day_faces, night_faces, siege_deck
+from lanmatch.rules import get_game, new_game
+from lanmatch.rules.cards import day_faces, night_faces
 
-HAND = 7
-TABLES = ("classic", "daynight", "siege")
+
+def rigs(table: str) -> bool:
+    """Does `rig` build this table's deck? Every table whose declared deck is
+    not the standard one (`_rig_std` builds those); read from the declaration."""
+    return get_game("colormatch").table(table).deck != "standard"
 
 
 def _remainder(full: list[str], used: list[str], what: str) -> list[str]:
@@ -56,15 +61,15 @@ def rig(
             card not written DAY/NIGHT, or more copies of a card (or face) than
             the deck holds.
     """
-    if table not in TABLES:
-        raise ValueError(f"this rig builds {', '.join(TABLES)} decks, not {table!r}")
+    spec = get_game("colormatch").table(table)
+    if spec.deck == "standard":
+        raise ValueError(f"this rig builds the classic, siege and Day & Night decks; {table!r} has the standard one")
     for s, h in enumerate(hands):
-        if len(h) != HAND:
-            raise ValueError(f"seat {s} must be dealt exactly {HAND} cards, got {len(h)}")
+        if len(h) != spec.hand:
+            raise ValueError(f"seat {s} must be dealt exactly {spec.hand} cards, got {len(h)}")
     head = [c for h in hands for c in h] + [starter] + list(pile)
-    if table != "daynight":
-        full = classic_deck() if table == "classic" else siege_deck()
-        return head + _remainder(full, head, f"{table} deck")
+    if spec.deck != "daynight":
+        return head + _remainder(spec.full_deck(), head, f"{table} deck")
     pairs = [c.split("/") for c in head]
     if any(len(p) != 2 for p in pairs):
         raise ValueError("a Day & Night card is written DAY/NIGHT, e.g. R5/P+5")

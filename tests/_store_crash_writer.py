@@ -21,9 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _store_play import new_match, play_on, resume  # noqa: E402
 
+from lanmatch.rules import GAMES  # noqa: E402
 from lanmatch.store import SeatSpec, Store  # noqa: E402
 
-TABLES = ("classic", "standard", "toll", "daynight", "siege", "cards")
+TABLES = tuple(GAMES["colormatch"].tables)  # every Color Match table the registry declares
 PROFILES = 5
 
 

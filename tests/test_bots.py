@@ -21,10 +21,10 @@ from _rig_std import game as std_game
 
 import lanmatch.bots.colormatch as CM
 from lanmatch.bots import LEVELS, Bot, make_bot
-from lanmatch.rules import get_game, new_game, register_table, unregister_table
+from lanmatch.rules import GAMES, get_game, new_game, register_table, unregister_table
 from lanmatch.sim import play_game
 
-TABLES = ("standard", "toll", "classic", "daynight", "siege", "cards")
+TABLES = tuple(GAMES["colormatch"].tables)  # every Color Match table the registry declares
 
 
 class Checked:

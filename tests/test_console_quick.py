@@ -29,11 +29,11 @@ from _declared import testtable  # noqa: F401 (a fixture)
 from lanmatch import cli
 from lanmatch.console import quick
 from lanmatch.console.quick import BadInput, QuickGame, parse_choice, run_quick
-from lanmatch.console.render import render_table
+from lanmatch.console.render import palette_of, render_table
 from lanmatch.rules import GAMES, new_game
 from lanmatch.rules.cards import PALETTES, describe
 
-TABLES = ("classic", "standard", "toll", "daynight", "siege", "cards")
+TABLES = tuple(GAMES["colormatch"].tables)  # every Color Match table the registry declares
 NAMES = ["You", "Bot 1 (medium)", "Bot 2 (medium)", "Bot 3 (medium)", "Bot 4 (medium)", "Bot 5 (medium)"]
 # a card code standing alone in the text (the console writes cards in words only)
 RAW_CODE = re.compile(r"(?<![\w+])(?:[RYGBPTOV](?:[0-9]|S|R|\+[1245]|B|H|T|A)|W\+4|WC|WH)(?![\w+])")
@@ -46,7 +46,8 @@ def render0(g, table: str | None) -> tuple[str, dict, list]:
 
 
 def color_words(letter: str, table: str) -> str:
-    name, shape = PALETTES[table]["colors"].get(letter) or PALETTES["classic"]["colors"][letter]
+    palette = PALETTES.get(palette_of(table), PALETTES["classic"])  # (the table's declared palette)
+    name, shape = palette["colors"].get(letter) or PALETTES["classic"]["colors"][letter]
     return f"{name} {shape}"
 
 

@@ -52,6 +52,7 @@ from lanmatch.rules import IllegalAction, new_game
 
 TABLES = ("standard", "toll", "classic", "daynight", "siege", "cards")
 KEEP_TABLES = ("classic", "daynight", "siege")  # decline a drawn card with `keep`
+EACH_SEAT_SCORES = ("classic", "daynight", "siege")  # every seat scores all points held minus its own
 
 # ----------------------------------------------------------------- decks (SPEC 5)
 
@@ -82,7 +83,7 @@ DECKS = {
     "classic": sorted(_standard() + [c + "B" for c in DAY]),
     "siege": sorted(_standard() + [c + "H" for c in DAY]),
 }
-DECK_SIZE = {t: 112 if t in ("classic", "siege", "daynight") else 108 for t in TABLES}
+DECK_SIZE = {t: len(DECKS[t]) if t in DECKS else len(DAY_FACES) for t in TABLES}  # (Day & Night: its day faces)
 # every face a table can show (its active faces)
 TABLE_FACES = {t: sorted(set(d)) for t, d in DECKS.items()}
 TABLE_FACES["daynight"] = sorted(set(DAY_FACES) | set(NIGHT_FACES))
@@ -521,7 +522,7 @@ def check_outcome(out: dict[str, Any], case: Case) -> None:
         low = min((held[s], len(hands[s])) for s in range(n))
         want = [s for s in range(n) if (held[s], len(hands[s])) == low]
         assert out["winners"] == want, f"blocked: lowest points then fewest cards win: {out}"
-    if case.table in KEEP_TABLES:
+    if case.table in EACH_SEAT_SCORES:
         want_points = [sum(held) - held[s] for s in range(n)]
     else:
         pot = sum(held[s] for s in range(n) if s not in out["winners"])

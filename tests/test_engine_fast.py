@@ -18,9 +18,9 @@ import random
 
 import pytest
 
-from lanmatch.rules import new_game
+from lanmatch.rules import GAMES, new_game
 
-TABLES = ("standard", "toll", "classic", "daynight", "siege", "cards")
+TABLES = tuple(GAMES["colormatch"].tables)  # every Color Match table the registry declares
 
 
 def _general_legal(g, seat):

@@ -1,7 +1,7 @@
 """A new Color Match table declared in this file alone plays through everything (issue 12).
 
-"Ladder" is Classic with Siege's ladder (+4 answers a +2 pile) and a clock of
-its own, declared here with `register_table` and nothing else in lanmatch
+"Ladder" is Classic with Siege's ladder (+4 answers a +2 pile), hands of 5
+cards and a clock of its own, declared here with `register_table` and nothing else in lanmatch
 edited: the engine deals it, the referee plays it with bots of every level,
 `lanmatch sim` runs it, the protocol's checks accept it in `create`, a real
 host on 127.0.0.1 serves a room of it to bot nodes, the store records and
@@ -27,13 +27,13 @@ from lanmatch.rules.colormatch import TABLES
 from lanmatch.store import Store, rebuild_game
 from lanmatch.table import Referee, Room, default_clock
 
-BRIEF = "Classic with Siege's ladder: a +4 answers a waiting +2 pile."
+BRIEF = "Classic with Siege's ladder, five cards each: a +4 answers a waiting +2 pile."
 
 
 @pytest.fixture
 def ladder():
     register_table("colormatch", replace(
-        TABLES["classic"], name="ladder", title="Ladder", brief=BRIEF, default_clock=45,
+        TABLES["classic"], name="ladder", title="Ladder", brief=BRIEF, default_clock=45, hand=5,
         ladder=(("+2", ("+2", "+4")), ("+4", ("+4",))),
     ))
     yield "ladder"
@@ -42,7 +42,8 @@ def ladder():
 
 def test_the_engine_deals_it_and_its_ladder_holds(ladder):
     g = new_game("colormatch", table="ladder", players=3, seed=4)
-    assert g.view(0)["table"] == "ladder" and len(g.view(0)["hand"]) == 7
+    assert g.view(0)["table"] == "ladder" and [len(g.view(s)["hand"]) for s in range(3)] == [5, 5, 5]
+    assert g.view(0)["draw_pile"] == 112 - 3 * 5 - 1  # (the deck's 112 less the hands and the starter)
     assert default_clock("colormatch", "ladder") == 45
     assert Room("r", game="colormatch", table="ladder", seats=3).clock == 45
 

@@ -16,8 +16,9 @@ import trio
 from _net import LOOPBACK, first_line, start_host
 
 from lanmatch.net.discovery import Browser
+from lanmatch.rules import GAMES
 
-TABLES = ["classic", "standard", "toll", "daynight", "siege", "cards"]
+TABLES = list(GAMES["colormatch"].tables)  # every Color Match table the registry declares
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
 
 

@@ -22,7 +22,7 @@ from lanmatch.protocol import (
     view_from_wire,
     view_to_wire,
 )
-from lanmatch.rules import new_game
+from lanmatch.rules import GAMES, new_game
 
 
 def frames(*msgs):
@@ -422,7 +422,7 @@ def test_host_messages_need_a_sequence_number():
 # ------------------------------------------------------------------ views
 
 
-@pytest.mark.parametrize("table", ["classic", "standard", "toll", "daynight", "siege", "cards"])
+@pytest.mark.parametrize("table", list(GAMES["colormatch"].tables))
 def test_every_engine_view_crosses_the_wire_unchanged(table):
     g = new_game("colormatch", table=table, players=4, seed=3)
     for _ in range(60):

@@ -8,6 +8,7 @@ import pytest
 from _rig_classic import game as classic_game
 from _rig_std import shed_to_one
 
+from lanmatch.rules import GAMES
 from lanmatch.table import (
     AUTOPILOT_PACE,
     Referee,
@@ -242,7 +243,7 @@ def test_actions_after_the_end_are_refused():
     assert e.value.code == "over"
 
 
-@pytest.mark.parametrize("table", ["classic", "standard", "toll", "daynight", "siege", "cards"])
+@pytest.mark.parametrize("table", list(GAMES["colormatch"].tables))
 def test_room_bots_finish_a_game_at_every_table(table):
     ref = Referee("colormatch", table, 4, seed=5, now=0.0, bots={0: "easy", 1: "medium", 2: "easy", 3: "easy"})
     now = 0.0

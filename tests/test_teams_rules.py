@@ -70,9 +70,9 @@ def chain_hands(kept: dict[int, str] | None = None) -> list[list[str]]:
 
 def chain_game(table: str, options: dict | None = None, kept: dict[int, str] | None = None):
     hands = chain_hands(kept)
-    if table in RC.TABLES:
+    if RC.rigs(table):
         nights = C.night_faces()
-        if table == "daynight":
+        if GAMES["colormatch"].table(table).deck == "daynight":
             pairs = iter(nights)
             hands = [[f"{c}/{next(pairs)}" for c in h] for h in hands]
             starter = f"{CHAIN[0]}/{next(pairs)}"

@@ -97,9 +97,11 @@ def symbol_of(code: str) -> str:
     return code if code[0] == "W" else code[1:]
 
 
-def describe(code: str, table: str = "classic") -> str:
-    """A face in words with its shape, e.g. `red ● 5` or `Shift`."""
-    pal = PALETTES.get(table, _DEFAULT)
+def describe(code: str, palette: str | None = "classic") -> str:
+    """A face in words with its shape, e.g. `red ● 5` or `Shift`, in the
+    words of `palette` (a key of `PALETTES`: a table declares its own as
+    `palette`; unknown or None: the default words)."""
+    pal = PALETTES.get(palette, _DEFAULT)
     if is_wild(code):
         return pal["symbols"].get(code, code)
     name, shape = pal["colors"].get(code[0], _DEFAULT["colors"][code[0]])

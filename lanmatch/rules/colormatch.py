@@ -51,7 +51,7 @@ from lanmatch.rules import cards as C
 from lanmatch.rules import teams as T
 from lanmatch.rules.errors import IllegalAction
 
-HAND_SIZE = 7
+HAND_SIZE = 7  # the cards each seat is dealt where a table declares no other (`Table.hand`)
 EVENT_MEMORY = 32  # events a view carries
 # a view's keys that `_view` fills for the seat alone (the rest are `_public`'s, alike for every seat)
 OWN_VIEW_KEYS = ("seat", "hand", "far", "shown", "drawn")
@@ -99,6 +99,13 @@ class Table:
     brief: str = ""  # the table's rules in two sentences, for the console's help
     max_target: int = 1000  # the largest match target a room may set (docs/protocol.md, "Limits and abuse")
     scoring_rule: str = ""  # the scoring in one line, for the end screen (docs/rules/<table>.md)
+    hand: int = HAND_SIZE  # cards dealt to each seat
+
+    def full_deck(self) -> list[str]:
+        """Every card of this table's deck, in the order of `cards`' deck
+        functions (Day & Night: its day faces; its night faces are
+        `cards.night_faces()`): what a rigged deal is made from."""
+        return C.day_faces() if self.deck == "daynight" else list(_DECK_OF[self.deck]())
 
     @property
     def each_seat_scores(self) -> bool:
@@ -220,11 +227,8 @@ TABLES: dict[str, Table] = {  # the first is the default table
 # registry (rules/registry.py), which holds this very dict: a table added to
 # it is a table of the game everywhere (docs/adding-a-table.md).
 
-_DECKS = {  # templates, copied for every deal
-    "standard": tuple(C.standard_deck()),
-    "classic": tuple(C.classic_deck()),
-    "siege": tuple(C.siege_deck()),
-}
+_DECK_OF = {"standard": C.standard_deck, "classic": C.classic_deck, "siege": C.siege_deck}
+_DECKS = {name: tuple(make()) for name, make in _DECK_OF.items()}  # templates, copied for every deal
 
 # Facts about every face, looked up on the hot path.
 _ALL_FACES = set(C.classic_deck()) | set(C.siege_deck()) | set(C.day_faces()) | set(C.night_faces())
@@ -483,11 +487,12 @@ class ColorMatch:
         faces, fars = self._fresh_deck(rigged)
         self.round += 1
         self.face = 0
-        k = HAND_SIZE * n
-        self.hands = [faces[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(n)]
+        h = self.spec.hand
+        k = h * n
+        self.hands = [faces[s * h : (s + 1) * h] for s in range(n)]
         rest = faces[k:]
         if fars is not None:
-            self.fars = [fars[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(n)]
+            self.fars = [fars[s * h : (s + 1) * h] for s in range(n)]
             rest_far = fars[k:]
         else:
             self.fars = None
