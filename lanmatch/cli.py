@@ -41,6 +41,35 @@ def _tables_help(what: str) -> str:
     return f"{what}: {games}. A table implies its game (--game)"
 
 
+def _clocks_help() -> str:
+    """Each table's default move clock, from the registry: "30 s; 90 s at
+    Toll, Dominoes" (the commonest first, then the others by clock; a game
+    whose tables share one is named once)."""
+    from collections import Counter
+
+    clocks: dict[str, int] = {}
+    for g in GAMES.values():
+        own = {t: spec.default_clock for t, spec in g.tables.items()}
+        if len(set(own.values())) == 1:  # one clock for the whole game: named once
+            clocks[g.title] = next(iter(own.values()))
+        else:
+            clocks.update({(g.table(t).title or t): c for t, c in own.items()})
+    common = Counter(clocks.values()).most_common(1)[0][0]
+    others: dict[int, list[str]] = {}
+    for title, c in clocks.items():
+        if c != common:
+            others.setdefault(c, []).append(title)
+    return f"{common} s" + "".join(f"; {c} s at {', '.join(t)}" for c, t in sorted(others.items()))
+
+
+def _options_help() -> str:
+    """Which tables take house options, from the registry: "standard:
+    stacking, jump_in, ...; cards: ..." (partners, every table's, aside)."""
+    parts = [f"{t}: {', '.join(o for o in spec.options if o != 'teams')}"
+             for g in GAMES.values() for t, spec in g.tables.items() if set(spec.options) - {"teams"}]
+    return "; ".join(parts) + "; teams at every table"
+
+
 def _game_of(args: argparse.Namespace) -> str:
     """`--game` as given, else the game whose table `--table` names (a
     Dominoes set means Dominoes), else the first game."""
@@ -119,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="SECONDS",
-        help="seconds per move: 15, 20, 30, 45, 60, 90 or 600 (default 30; 90 at toll and Dominoes)",
+        help="seconds per move: 15, 20, 30, 45, 60, 90 or 600 (default: the table's own, " + _clocks_help() + ")",
     )
     play.add_argument("--lan", action="store_true", help="serve on every interface and advertise the room over mDNS")
     play.add_argument("--bind", default=None, metavar="ADDR", help="with --lan: serve and advertise on this address only")
@@ -311,7 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--options",
         default="",
         metavar="LIST",
-        help="table options to switch on, comma-separated, e.g. stacking,jump_in (standard, cards)",
+        help="table options to switch on, comma-separated, e.g. stacking,jump_in (" + _options_help() + ")",
     )
     sim.add_argument("--json", action="store_true", help="print one JSON object instead of the table (no progress bar)")
 
