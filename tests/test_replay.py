@@ -218,6 +218,12 @@ def test_steps_forward_back_and_jumps(model_of):
     assert m.cursor == m.last and "There is no step 99999" in check_screen(m.screen())
     m.key("home")
     assert m.cursor == 0
+    m.key("3")
+    m.key("escape")  # forgets the digits, as the bar says (a play-test saw it quit the viewer)
+    assert not m.done and m.cursor == 0 and "Go to step" not in check_screen(m.screen())
+    m.key("escape")
+    assert m.done
+    m.done = False
     m.key("q")
     assert m.done
 

@@ -65,6 +65,7 @@ from lanmatch.console.render import (
 from lanmatch.net.client import parse_address
 from lanmatch.protocol import CLOCKS
 from lanmatch.rules import GAMES, find_table, game_title, get_game
+from lanmatch.rules import teams as T
 from lanmatch.table import GUEST_MAX_SEATS, default_clock
 
 Intent = tuple
@@ -287,7 +288,7 @@ class RoomForm:
         if row == "bots":
             return f"{self.bots} bots in empty seats"
         if row == "teams":
-            return "partners: seats 1+3 against 2+4" if self.options.get("teams") else "off (each for themselves)"
+            return "partners: seats 0+2 against 1+3" if self.options.get("teams") else "off (each for themselves)"
         return ""
 
     def change(self, row: str, step: int) -> None:
@@ -604,9 +605,10 @@ class Console:
             now, then = self.names(), self.outcome_names()
             counts = [s < len(now) and s < len(then) and now[s] == then[s] for s in range(len(wins))]
             winners = out.get("winners") or []
+            share = T.win_share(winners, room.get("teams") is True)
             for s in winners:
                 if s < len(wins) and counts[s]:
-                    wins[s] += 1 / len(winners)
+                    wins[s] += share
             for s, p in enumerate(out.get("points") or []):
                 if s < len(points) and counts[s]:
                     points[s] += p

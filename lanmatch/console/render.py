@@ -519,13 +519,24 @@ def _seat_lines(view: dict[str, Any], w: Words, unit: str, extras_of) -> list[st
     for s, cnt in enumerate(counts):
         mark = "▶" if s == turn else " "
         line = f"  {mark} {w.name(s):<{namew}}  {cnt:>2} {unit if cnt == 1 else unit + 's'}"
-        if view.get("teams"):  # partners: the seat's team (A: seats 1+3, B: seats 2+4)
-            line += f"  team {'AB'[s % 2]}" + (" (partner)" if w.seat is not None and s != w.seat and s % 2 == w.seat % 2 else "")
+        team = team_tag(view, w, s)
+        if team:
+            line += f"  {team}"
         extras = extras_of(s)
         if extras:
             line += "   " + "  ".join(extras)
         lines.append(line)
     return lines
+
+
+def team_tag(view: dict[str, Any], w: Words, s: int) -> str:
+    """Partners: seat `s`'s team (A: seats 0 and 2, B: seats 1 and 3) and, to
+    a seat at the table, whether it is its partner; "" without teams. (A
+    watcher's or the replay's words have no seat: no "partner" then.)"""
+    if not view.get("teams"):
+        return ""
+    mine = w.seat is not None and w.seat >= 0 and s != w.seat and s % 2 == w.seat % 2
+    return f"team {'AB'[s % 2]}" + (" (partner)" if mine else "")
 
 
 def _whose(w: Words, seat: int, you: str, possessive: bool = False) -> str:

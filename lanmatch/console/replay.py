@@ -302,6 +302,9 @@ class ReplayModel:
         if name in ("backspace",) and self.typed:
             self.typed = self.typed[:-1]
             return
+        if name == "escape" and self.typed:  # forgets the digits; a second escape quits
+            self.typed = ""
+            return
         self.typed = ""
         if name in ("right", "n", "space", "enter", "l"):
             self.go(self.cursor + 1)

@@ -47,6 +47,7 @@ from lanmatch.console.render import (
     render_outcome,
     round_end_lines,
     shown,
+    team_tag,
     wrap_items,
 )
 from lanmatch.rules import GAMES, game_title, title_of
@@ -284,6 +285,9 @@ def _seat_block(ui: Console, w: Words, now: float, width: int, far_room: bool) -
         mark = "▶" if s == turn else " "
         line: Line = [(style, f" {mark} {names[s][:namew]:<{namew}} {cnt:>2} {unit if cnt == 1 else unit + 's'}")]
         tags = pieces.tags(v, w, s)
+        team = team_tag(v, w, s)
+        if team:
+            tags.insert(0, team)
         info = seats[s] if s < len(seats) else {}
         if info.get("left"):
             tags.append("left, a bot plays")

@@ -60,6 +60,14 @@ def winners_of(seat: int) -> list[int]:
     return list(TEAMS[team_of(seat)])
 
 
+def win_share(winners: list[int], teams: bool) -> float:
+    """What a game counts for each of its `winners` in a room's running
+    score: 1/k for k winning sides, partners (`teams`) being one side, so a
+    team's win is a whole win for each partner, as the stats count it."""
+    sides = {team_of(s) for s in winners} if teams else set(winners)
+    return 1 / len(sides) if sides else 0.0
+
+
 def team_sums(values: list[int]) -> list[int]:
     """Per team (0, 1): the partners' values added."""
     return [sum(values[s] for s in team) for team in TEAMS]

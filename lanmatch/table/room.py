@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lanmatch.rules import get_game, mode_of, new_game
+from lanmatch.rules import teams as T
 from lanmatch.table.referee import Referee
 
 GUEST_MAX_SEATS = 4  # the most any game lets a guest's room seat (each game declares its own cap)
@@ -241,9 +242,10 @@ class Room:
         outcome = self.referee.outcome if self.state == "over" and self.referee is not None else None
         if outcome:
             winners = outcome["winners"]
+            share = T.win_share(winners, self.options.get("teams") is True)  # (a team's win: whole for each partner)
             for s in winners:
                 if s not in self.fresh:
-                    tally["wins"][s] += 1 / len(winners)
+                    tally["wins"][s] += share
             for s, p in enumerate(outcome["points"]):
                 if s not in self.fresh:
                     tally["points"][s] += p
