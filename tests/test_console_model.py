@@ -1068,3 +1068,19 @@ def test_every_tile_of_a_big_rack_shows_or_is_counted_at_a_small_size(size):
     assert shown + (int(more.group(1)) if more else 0) >= len(hand), out
     if size == (60, 20):
         assert shown == len(hand), out
+
+
+def test_the_help_pairs_only_keys_that_fit_their_column():
+    """A play-test at `standard` saw "c call your last card, or play the card
+    that leaves you one and call at once" paired with "x catch a rival ...":
+    one row wider than the box, wrapped through the second column."""
+    from lanmatch.console.screen import help_lines
+
+    g = new_game("colormatch", table="standard", players=3, seed=3)
+    ui = seated_ui(g, table="standard")
+    lines = help_lines(ui)
+    keys = lines[: lines.index("")] if "" in lines else lines
+    assert any(x.startswith("c ") and "call" in x for x in keys), keys
+    call = next(x for x in keys if "call your last card" in x)
+    assert "catch" not in call and "accept" not in call, call  # it stands alone
+    assert any(len(x) > 40 and x[40] != " " and x[:7].rstrip() == x[:7].strip() for x in keys)  # pairs remain

@@ -722,11 +722,18 @@ def help_lines(ui: Console) -> list[str]:
     pieces = ui.pieces()
     entries = keymap.help_entries(ui, pieces.moves(spec), {**pieces.words, "wild4": ui.words().sym("W+4")})
     keys = ["Keys"] + ["{}  {}".format(*e) for e in entries if len(e[0]) > 6]  # long ones alone, first
-    short = [e for e in entries if len(e[0]) <= 6]
-    for k in range(0, len(short), 2):
-        left = "{:<6} {}".format(*short[k])  # (both columns' keys padded alike: their words line up)
-        if k + 1 < len(short):
-            left = left.ljust(39) + " " + "{:<6} {}".format(*short[k + 1])
+    left = None  # two columns of short keys; an entry too long for its column stands alone
+    for e in (e for e in entries if len(e[0]) <= 6):
+        text = "{:<6} {}".format(*e)  # (both columns' keys padded alike: their words line up)
+        if left is None:
+            left = text
+        elif len(left) <= 39 and len(text) <= 39:
+            keys.append(left.ljust(39) + " " + text)
+            left = None
+        else:
+            keys.append(left)
+            left = text
+    if left is not None:
         keys.append(left)
     rules = list(g.brief if g is not None else ())
     if getattr(spec, "brief", ""):
