@@ -67,6 +67,12 @@ async def test_a_host_runs_a_tournament_over_two_rooms_to_its_final_standings(nu
             games = {name: host.rooms[name].room.games for name in ("T", "T-2")}
             await trio.sleep(0.5)
             assert {name: host.rooms[name].room.games for name in ("T", "T-2")} == games
+            # ... and count down to no deal, nor deal one when asked (a play-test saw "dealt in 0 s"
+            # stay on screen, and a rematch dealt a game that counted for nothing)
+            for name in ("T", "T-2"):
+                assert "deals_in" not in host.rooms[name].session.public()
+                with pytest.raises(RoomError, match="is over"):
+                    host.rooms[name].session._start(trio.current_time())
             n.cancel_scope.cancel()
     assert sum(games.values()) == 4 and t.played == 4  # no game dealt beyond the last match
     assert any(x["over"] for x in seen) and all(x["name"] == "Friday" for x in seen)

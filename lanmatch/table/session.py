@@ -635,6 +635,9 @@ class RoomSession:
         room = self.room
         if room.state == "playing":
             raise RoomError("wrong_state", f"Room {room.name!r} is already playing.")
+        if self.tournament is not None and self.tournament.over:
+            raise RoomError("wrong_state", f"The tournament {self.tournament.name} is over: {room.name} deals no "
+                                           "more games.")
         seed = self.lobby.rng.getrandbits(63) if self.seed is None else self.seed + room.games
         if self.keeper is not None:
             self._begin(seed, now)
@@ -736,7 +739,8 @@ class RoomSession:
                 pause = self.rematch_after if self.start_after is None else max(self.rematch_after, self.start_after)
                 if any(p.agent == "person" for p in self.seated.values()):
                     pause = max(pause, PEOPLE_PAUSE)
-                self._start_at = now + pause
+                over = self.tournament is not None and self.tournament.over
+                self._start_at = None if over else now + pause  # (a finished tournament deals no more)
             else:
                 # a resumed table's seats whose peers never came back are freed
                 # (as if they had gone between games); a room nobody is in closes
