@@ -29,7 +29,7 @@ from _console import (
     wire,
 )
 
-from lanmatch.console.model import Console, HostRow
+from lanmatch.console.model import Console, HostRow, RoomForm
 from lanmatch.console.screen import help_lines, short_card
 from lanmatch.rules import get_game, new_game
 from lanmatch.rules.cards import describe
@@ -1084,3 +1084,36 @@ def test_the_help_pairs_only_keys_that_fit_their_column():
     call = next(x for x in keys if "call your last card" in x)
     assert "catch" not in call and "accept" not in call, call  # it stands alone
     assert any(len(x) > 40 and x[40] != " " and x[:7].rstrip() == x[:7].strip() for x in keys)  # pairs remain
+
+
+def test_the_form_sets_the_daily_deals_seats():
+    """A play-test chose the daily deal with 4 seats and partners on, and the
+    host refused ("the daily deal is played by exactly 3 players"): the form
+    now gives the daily deal its seats, no partners and no stake."""
+    from lanmatch.rules.colormatch import DAILY_PLAYERS
+
+    form = RoomForm(name="D", game="colormatch", table="cards", seats=4, options={"teams": True})
+    while form.mode != "daily":
+        form.change("mode", 1)
+    assert form.seats == DAILY_PLAYERS and "teams" not in form.rows() and form.stake == 0
+    assert "options" not in form.message() or not form.message()["options"].get("teams")
+    form.change("seats", 1)
+    assert form.seats == DAILY_PLAYERS
+
+
+def test_a_daily_deal_names_itself_and_its_rematch():
+    """The title said nothing of the daily deal, and the end screen offered
+    "a new deal" where the rematch deals the same one again."""
+    from _console import push, seated_ui, text
+
+    g = new_game("colormatch", table="cards", players=3, seed=1, options={"mode": "daily", "date": "2026-12-07"})
+    ui = seated_ui(g, table="cards", creator=0)
+    push(ui, g)
+    assert "daily deal 2026-12-07" in text(ui, width=100).splitlines()[0]
+    for _ in range(3000):  # to the end, seat by seat
+        if g.outcome is not None:
+            break
+        seat = g.to_act[0]
+        g.act(seat, g.legal_actions(seat)[0])
+    push(ui, g)
+    assert "the same daily deal again" in " ".join(text(ui, width=100).split())

@@ -81,3 +81,4 @@ def test_a_team_win_is_a_whole_win_for_each_partner_in_the_rooms_score():
     ui.room = {**room.public(0), "tally": {"wins": [0] * 4, "points": [0] * 4}, "games": 1}
     push(ui, ref.g)
     assert [ui.standing()[0][s] for s in winners] == [1.0, 1.0]
+

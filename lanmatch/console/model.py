@@ -66,6 +66,7 @@ from lanmatch.net.client import parse_address
 from lanmatch.protocol import CLOCKS
 from lanmatch.rules import GAMES, find_table, game_title, get_game
 from lanmatch.rules import teams as T
+from lanmatch.rules.colormatch import DAILY_PLAYERS
 from lanmatch.table import GUEST_MAX_SEATS, default_clock
 
 Intent = tuple
@@ -322,6 +323,8 @@ class RoomForm:
         if not takes_mode(self.game, self.table):
             self.mode = "single"
         self.seats = min(self.seats, self.seat_limit())
+        if self.mode == "daily":  # the same deal for everyone: its own seats, no partners, no coins
+            self.seats, self.options["teams"], self.stake = DAILY_PLAYERS, False, 0
 
     def offer(self, stakes: tuple[int, ...], note: str, max_seats: int) -> None:
         """What the host and the balance allow now: a chosen stake no longer

@@ -1055,6 +1055,8 @@ class CardPieces(Pieces):
 
     def title(self, view: dict[str, Any], table: str | None) -> str:
         title = title_of(view.get("game") or default_game(), table)
+        if view.get("mode") == "daily":
+            title += f" · daily deal {view.get('daily') or ''}".rstrip()
         if view.get("mode") in ("match", "daily") and view.get("target"):
             title += f" · round {view.get('round', 1)} · first to {view.get('target')}"
         return title

@@ -400,7 +400,8 @@ def _outcome_block(ui: Console, now: float, width: int) -> list[Line]:
         lines.append(_countdown(ui, f"{keymap.key_name('rematch')} deals it now",
                                 f"the next game is dealt in {math.ceil(deals_in)} s"))
     elif ui.may_direct():
-        lines.append(_plain(f" {keymap.key_name('rematch')} deals a rematch (same seats, a new deal).", "bold"))
+        again = "the same daily deal again" if (ui.view or {}).get("mode") == "daily" else "same seats, a new deal"
+        lines.append(_plain(f" {keymap.key_name('rematch')} deals a rematch ({again}).", "bold"))
     else:
         lines.append(_plain(f" Waiting for {ui.director_name()} to deal a rematch…"))
     return [row for x in lines for row in wrap(x, width)]

@@ -52,6 +52,7 @@ from lanmatch.rules import teams as T
 from lanmatch.rules.errors import IllegalAction
 
 HAND_SIZE = 7  # the cards each seat is dealt where a table declares no other (`Table.hand`)
+DAILY_PLAYERS = 3  # the daily deal's seats: one person and two bots, the same deal for everyone
 EVENT_MEMORY = 32  # events a view carries
 # a view's keys that `_view` fills for the seat alone (the rest are `_public`'s, alike for every seat)
 OWN_VIEW_KEYS = ("seat", "hand", "far", "shown", "drawn")
@@ -417,8 +418,8 @@ class ColorMatch:
         self.target = target if self.mode == "match" else 0
         self.daily = None
         if mode == "daily":
-            if players != 3:
-                raise ValueError("the daily deal is played by exactly 3 players")
+            if players != DAILY_PLAYERS:
+                raise ValueError(f"the daily deal is played by exactly {DAILY_PLAYERS} players")
             self.daily = opts.get("date")
             seed = daily_seed(self.daily)
         elif "date" in opts:
