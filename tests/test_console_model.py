@@ -1117,3 +1117,19 @@ def test_a_daily_deal_names_itself_and_its_rematch():
         g.act(seat, g.legal_actions(seat)[0])
     push(ui, g)
     assert "the same daily deal again" in " ".join(text(ui, width=100).split())
+
+
+def test_the_move_history_scrolled_to_its_start_shows_a_full_page():
+    """A play-test scrolled back early in a long game: as moves came, the
+    kept lines slid to the start of the history, which then showed
+    "Moves 1-1 of 300": one line in a pane of six."""
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    ui = seated_ui(g)
+    push(ui, g)
+    ui.add_log([f"line {k}" for k in range(300)])
+    text(ui)  # the pane's size is known once drawn
+    for _ in range(200):
+        ui.press("pageup")
+    out = text(ui)
+    m = re.search(r"Moves (\d+)-(\d+) of (\d+)", out)
+    assert m and int(m.group(1)) == 1 and int(m.group(2)) - int(m.group(1)) + 1 == ui.log_page, out

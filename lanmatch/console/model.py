@@ -1121,8 +1121,10 @@ class Console:
         return self._pause_for("key")
 
     def log_scroll(self) -> int:
-        """How many lines the move history is scrolled back, kept within the log."""
-        self.log_back = max(0, min(self.log_back, len(self.log) - 1))
+        """How many lines the move history is scrolled back, kept within the
+        log: at most to where its first page fills the pane (it stopped a line
+        from the start, and a long game left one line showing of six)."""
+        self.log_back = max(0, min(self.log_back, len(self.log) - max(1, self.log_page)))
         return self.log_back
 
     def _key_log_back(self, key: str) -> list[Intent]:
