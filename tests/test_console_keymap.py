@@ -98,7 +98,7 @@ def tour() -> list[Console]:
     ui.press("L")
     out.append(ui)
     ui = seated_ui(g)  # the move history scrolled back
-    ui.add_log([f"move {k}" for k in range(40)])
+    ui.add_log([f"move {k}" for k in range(200)])  # (longer than the pane of the 200x60 screen below)
     ui.press("[")
     out.append(ui)
     ui = seated_ui(g)  # a Dominoes round's end (tests/test_console_round.py plays one)
