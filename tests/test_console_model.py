@@ -1133,3 +1133,19 @@ def test_the_move_history_scrolled_to_its_start_shows_a_full_page():
     out = text(ui)
     m = re.search(r"Moves (\d+)-(\d+) of (\d+)", out)
     assert m and int(m.group(1)) == 1 and int(m.group(2)) - int(m.group(1)) + 1 == ui.log_page, out
+
+
+def test_leaving_the_console_that_hosts_friends_says_their_game_ends_too():
+    """`lanmatch play --lan`: a play-test's host read "The game ends with
+    you." and left; Bob was then told the host stopped."""
+    g = new_game("colormatch", table="classic", players=3, seed=3)
+    ui = seated_ui(g)
+    push(ui, g)
+    ui.press("q")
+    assert "The game ends with you" in text(ui)
+    ui.overlay = None
+    msg = room_msg(3)
+    msg["room"]["seats"][1] = {"seat": 1, "name": "Bob", "kind": "person", "connected": True}
+    ui.on_message(msg, 0.0)
+    ui.press("q")
+    assert "the game ends for Bob too" in " ".join(text(ui, width=100).split())

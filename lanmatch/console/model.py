@@ -1645,8 +1645,8 @@ class Console:
         names = self.names()
         for info in (self.room or {}).get("seats") or []:
             s = info.get("seat")
-            if not isinstance(s, int) or s == self.seat or info.get("kind") == "empty":
-                continue
+            if not isinstance(s, int) or s == self.seat or info.get("kind") == "empty" or info.get("left"):
+                continue  # (a seat a bot plays since its person left says nothing)
             state = "muted: Enter shows them again" if s in self.mutes.seats else "shown"
             name = names[s] if s < len(names) else f"Seat {s}"
             options.append((str(s), f"seat {s} {name} ({state})", ("mute", s)))

@@ -849,7 +849,11 @@ def overlay_box(ui: Console, width: int, height: int = 24, now: float | None = N
         body.append(_keys_of(ui))
         return _box(f"{host} is gone", body, width)
     if ui.overlay == "confirm_quit":
-        body = ([_plain(" Leave the table? The game ends with you.")] if ui.kind == "play" else
+        friends = [str(x.get("name")) for x in (ui.room or {}).get("seats") or []
+                   if isinstance(x, dict) and x.get("kind") == "person" and x.get("seat") != ui.seat]
+        ends = (f" Leave? This console hosts the table: the game ends for {', '.join(friends)} too."
+                if friends else " Leave the table? The game ends with you.")
+        body = ([_plain(ends)] if ui.kind == "play" else
                 [_plain(" Leave? Your seat stays yours: the clock plays it until you come back,"),
                  _plain(" and `lanmatch join` takes you back to it (this machine keeps its token).")])
         if ui.coin_game():
