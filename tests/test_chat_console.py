@@ -216,3 +216,14 @@ def test_a_guest_the_host_renamed_knows_itself_among_the_watchers_and_in_the_cha
     assert "Watching: You, Cat" in text(ui, width=100)
     ui.on_message({"type": "chat", "seq": 3, "room": ROOM, "seat": None, "name": "Ann (guest)", "text": "hi"}, 0.0)
     assert ui.log[-1] == "You say: hi"
+
+
+def test_the_mute_picker_leaves_out_a_seat_whose_person_left():
+    """A play-test found Bob's seat in the picker after he left the game (a
+    bot plays it: nobody there talks)."""
+    ui = table_ui()
+    room = room_msg(3, creator=0)
+    room["room"]["seats"][1].update(name="Bob", kind="person", left=True)
+    ui.on_message(room, 1.0)
+    ui.press("M")
+    assert not [label for _, label, _ in ui.picker.options if "Bob" in label], ui.picker.options
