@@ -1149,3 +1149,15 @@ def test_leaving_the_console_that_hosts_friends_says_their_game_ends_too():
     ui.on_message(msg, 0.0)
     ui.press("q")
     assert "the game ends for Bob too" in " ".join(text(ui, width=100).split())
+
+
+def test_tournament_standings_read_you_for_this_console():
+    """A play-test read "4. Ann 1" on Ann's own screen, where everything
+    else says "You"; a wrapped standings line is indented."""
+    from lanmatch.console.screen import tournament_lines
+
+    room = {"tournament": {"name": "Friday", "matches": 3, "played": 3, "over": True, "standings": [
+        {"name": f"Player {k}", "points": 9 - k} for k in range(6)] + [{"name": "Ann", "points": 1}]}}
+    lines = tournament_lines(room, 40, "Ann")
+    assert "7. You 1" in " ".join(lines) and "Ann" not in " ".join(lines)
+    assert len(lines) > 1 and all(x.startswith("  ") for x in lines[1:])

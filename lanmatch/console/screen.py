@@ -394,7 +394,7 @@ def _outcome_block(ui: Console, now: float, width: int) -> list[Line]:
             parts.append(f"{names[s]} {won} won, {points[s]} pts")
         games = room.get("games", 1)
         lines.append(_plain(f" This room after {plural(games, 'game')}: " + " · ".join(parts), "bold"))
-    lines += [_plain(" " + x, "bold") for x in tournament_lines(room, width - 2)]
+    lines += [_plain(" " + x, "bold") for x in tournament_lines(room, width - 2, ui.as_name)]
     deals_in = ui.deals_in(now)
     if deals_in is not None:  # a room that deals by itself
         lines.append(_countdown(ui, f"{keymap.key_name('rematch')} deals it now",
@@ -481,15 +481,18 @@ def table_screen(ui: Console, now: float, width: int, height: int) -> list[Line]
 # ------------------------------------------------------------------ before the table
 
 
-def tournament_lines(room: dict[str, Any], width: int) -> list[str]:
+def tournament_lines(room: dict[str, Any], width: int, me: str | None = None) -> list[str]:
     """The room's tournament, if any: where it stands and its standings,
-    wrapped (`Tournament Friday: match 2 of 5 · 1. Ann 5 · 2. Bot 1 (easy) 3`)."""
+    wrapped (`Tournament Friday: match 2 of 5 · 1. You 5 · 2. Bot 1 (easy) 3`;
+    `me`, the name this console plays under, reads "You")."""
     t = room.get("tournament")
     if not isinstance(t, dict):
         return []
     state = "over: final standings" if t.get("over") else f"{t.get('played', 0)} of {t.get('matches', '?')} played"
-    rows = [f"{k + 1}. {x.get('name')} {x.get('points')}" for k, x in enumerate(t.get("standings") or [])]
-    return textwrap.wrap(f"Tournament {t.get('name')}: {state}" + "".join(" · " + r for r in rows), width)
+    rows = [f"{k + 1}. {'You' if me is not None and x.get('name') == me else x.get('name')} {x.get('points')}"
+            for k, x in enumerate(t.get("standings") or [])]
+    return textwrap.wrap(f"Tournament {t.get('name')}: {state}" + "".join(" · " + r for r in rows), width,
+                         subsequent_indent="  ")
 
 
 def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Line]:
@@ -502,7 +505,7 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
     if ui.banner:
         lines.append(cut(_plain(" " + ui.banner, "class:dim"), width))
     lines.append([])
-    lines += [_plain(" " + x, "bold") for x in tournament_lines(room, width - 2)]
+    lines += [_plain(" " + x, "bold") for x in tournament_lines(room, width - 2, ui.as_name)]
     info = f" {plural(len(room.get('seats') or []), 'seat')}"
     if clock:
         info += f" · move clock {clock:g} s"
