@@ -152,6 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--lan", action="store_true", help="serve on every interface and advertise the room over mDNS")
     play.add_argument("--bind", default=None, metavar="ADDR", help="with --lan: serve and advertise on this address only")
+    play.add_argument("--port", type=int, default=None, metavar="N",
+                      help="with --lan: serve on this port, so friends find the same address every evening "
+                           "(default: a free one)")
     play.add_argument("--name", default=None, help="your name at the table (default: your login name)")
     play.add_argument("--seed", type=int, default=None, metavar="N", help="deal from this seed: same seed, same deal (default random)")
     play.add_argument("--fast", action="store_true", help="no pause before the bots' moves")
@@ -437,6 +440,10 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.exit(2, f"lanmatch play: --clock is {clocks} seconds, not {args.clock} (see --help)\n")
     if args.bind and not args.lan:
         parser.exit(2, "lanmatch play: --bind goes with --lan (see --help)\n")
+    if args.port is not None and not args.lan:
+        parser.exit(2, "lanmatch play: --port goes with --lan (see --help)\n")
+    if args.port is not None and not 1 <= args.port <= 65535:
+        parser.exit(2, f"lanmatch play: --port is 1 to 65535, not {args.port} (see --help)\n")
     if args.name is not None and not 1 <= len(args.name.strip()) <= 32:
         parser.exit(2, "lanmatch play: --name takes 1 to 32 characters (see --help)\n")
     mode = "plain" if args.plain or (_dumb() and not args.lines) else "line" if args.lines or not _tty() else None

@@ -48,6 +48,8 @@ def test_every_command_has_help(command):
         ("no-such-command",),
         ("play", "--bogus"),
         ("play", "--table", "no-such-table"),
+        ("play", "--port", "7450"),  # --port goes with --lan
+        ("play", "--lan", "--port", "70000"),
         ("sim", "--games", "many"),
         ("bot", "--level", "grandmaster"),
     ],

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import re
+import socket
 import stat
 import subprocess
 import sys
@@ -258,7 +259,10 @@ def test_quick_play_deals_the_domino_set_asked_for(flags):
 def test_quick_play_on_the_lan_is_advertised_and_a_bot_node_can_take_a_seat():
     """`--lan --bind 127.0.0.1`: the room waits, it is found over mDNS on
     loopback, a bot node joins it over TCP, and `s` starts the game."""
-    args = play_args(lan=True, bind=LOOPBACK, seats=3)
+    with socket.socket() as probe:  # a free port, asked for by --port (a friend's address stays the same)
+        probe.bind((LOOPBACK, 0))
+        port = probe.getsockname()[1]
+    args = play_args(lan=True, bind=LOOPBACK, seats=3, port=port)
     found: dict = {}
 
     async def net(session: Session, nursery: trio.Nursery) -> None:
@@ -293,6 +297,7 @@ def test_quick_play_on_the_lan_is_advertised_and_a_bot_node_can_take_a_seat():
     assert seats[0]["name"] == "Ann" and seats[1]["name"] == "visitor" and seats[2]["kind"] == "bot"
     assert actor.room.games == 1
     fp = session.host.fingerprint
+    assert session.port == port
     assert session.ui.banner == f"Friends: lanmatch join {LOOPBACK}:{session.port} · key {short_fingerprint(fp)}"
     assert found["host"].txt["fp"] == fp  # the advert names the certificate
     assert found["node"].fingerprint == fp
