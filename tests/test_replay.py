@@ -280,3 +280,14 @@ def test_the_viewer_steps_forward_and_back_in_a_real_terminal(capsys, data, tmp_
         t.wait_for(lambda s: "step 0 of 219" in s)
         t.keys("q")
         t.wait_dead()
+
+
+def test_a_wrapped_list_never_leaves_its_separator_alone_on_a_line():
+    """A play-test's replay showed a lone "·" on its own line: a wrapped hand
+    ended a row exactly at the width, and the " ·" it leaves went over."""
+    from lanmatch.console.render import wrap_items
+
+    for width in range(40, 80):  # (the prefix and the longest item fit on a row)
+        lines = wrap_items("Dan's hand (7 cards): ", ["yellow ◆ 5", "red ● 1", "green ▲ Reverse", "blue ■ 9"] * 3,
+                           width)
+        assert all(len(x) <= width for x in lines), (width, lines)

@@ -205,7 +205,7 @@ def wrap_items(prefix: str, items: list[str], width: int, sep: str = " · ") -> 
         add = visible_len(item)
         if first:
             cur, cur_len, first = cur + item, cur_len + add, False
-        elif cur_len + len(sep) + add <= width:
+        elif cur_len + len(sep) + add + len(sep.rstrip()) <= width:  # (room for the " ·" a wrap leaves)
             cur, cur_len = cur + sep + item, cur_len + len(sep) + add
         else:
             lines.append(cur + sep.rstrip())
