@@ -284,12 +284,17 @@ def _probe(path: Path) -> tuple[int, int, bool]:
         probe.close()
 
 
+def _lock_file(path: Path) -> Path:
+    """The file a host locks for the life of its store at `path`."""
+    return Path(f"{path}.lock")
+
+
 def _take_lock(path: Path) -> int | None:
     try:
         import fcntl
     except ImportError:  # not POSIX: no lock
         return None
-    lock = Path(f"{path}.lock")
+    lock = _lock_file(path)
     fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -308,7 +313,7 @@ def held_by_a_host(path: Path) -> bool:
     except ImportError:
         return False
     try:
-        fd = os.open(f"{path}.lock", os.O_RDONLY)
+        fd = os.open(_lock_file(path), os.O_RDONLY)
     except OSError:
         return False
     try:

@@ -605,9 +605,8 @@ class Lobby:
             if x is not None:
                 self.tokens[x.token] = session
         self._open(session)
-        self.out.log(INFO, "room %s: resumed match %d at action %d (%d seat%s wait%s for %s peer%s)",
-                     name, record.id, stored, len(agents), *(("", "s", "its", "") if len(agents) == 1 else
-                                                             ("s", "", "their", "s")))
+        self.out.log(INFO, "room %s: resumed match %d at action %d (seats waiting for their peers: %d)",
+                     name, record.id, stored, len(agents))
         return session
 
 
