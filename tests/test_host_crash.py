@@ -160,20 +160,25 @@ class Kills:
     resumed: list[dict[int, int]] = field(default_factory=list)
     mid_game: int = 0
 
-    async def cycle(self, peers: list, kills: int, *extra: str) -> None:
+    async def cycle(self, peers: list, kills: int, *extra: str, mid_game: int = 0) -> None:
         """`kills` times: restart, wait until every peer plays, kill 0.2-1.5 s
-        later; then one last restart, left running."""
-        for i in range(kills + 1):
+        later; then one last restart, left running. Each kill lands wherever
+        the games are then, so a busy machine can put many of them between
+        games: up to `kills` more kills follow while fewer than `mid_game`
+        have left a match with actions."""
+        i = 0
+        while True:
             for p in peers:
                 p.playing = False
             self.host, resumed = await restart(self.data, self.port, self.logs / f"host{i}.log", self.live, *extra)
             self.resumed.append(resumed)
             await until(lambda: all(p.playing for p in peers), 15, "every peer plays again")
-            if i == kills:
+            if i >= kills and (self.mid_game >= mid_game or i >= 2 * kills):
                 return
             await trio.sleep(self.rng.uniform(0.2, 1.5))
             self.live = await kill(self.host, self.data, f"after kill {i}")
             self.mid_game += any(self.live.values())
+            i += 1
 
 
 async def until(cond, timeout: float, what: str, step: float = 0.02) -> None:
@@ -244,7 +249,7 @@ async def test_a_host_killed_at_random_moments_resumes_every_table_and_loses_no_
         async with trio.open_nursery() as n:
             for p in peers:
                 n.start_soon(p.run, (LOOPBACK, port))
-            await kills.cycle(peers, KILLS)
+            await kills.cycle(peers, KILLS, mid_game=KILLS // 4)
             # the last host plays the matches it resumed to their end, then stops cleanly
             await play_out(kills.host, data, kills.live, finished=MIN_FINISHED)
             n.cancel_scope.cancel()

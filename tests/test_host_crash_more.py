@@ -74,7 +74,7 @@ async def test_a_room_bots_seat_plays_on_after_every_kill_and_the_house_keeps_it
         async with trio.open_nursery() as n:
             for p in peers:
                 n.start_soon(p.run, (LOOPBACK, port))
-            await kills.cycle(peers, KILLS, *ROOM_BOTS)
+            await kills.cycle(peers, KILLS, *ROOM_BOTS, mid_game=2)
             await play_out(kills.host, data, kills.live, finished=MIN_FINISHED)
             n.cancel_scope.cancel()
     finally:
