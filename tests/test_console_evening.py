@@ -31,6 +31,7 @@ from lanmatch.console.model import Console, HostRow
 from lanmatch.console.screen import ROOM_HEADS, render_screen, room_cells
 from lanmatch.net.seats import KEEP_FOR, MAX_SEATS, SavedSeat, SeatBook
 from lanmatch.rules import new_game
+from lanmatch.table import SEAT_HOLD
 
 # ------------------------------------------------------------------ the seats file
 
@@ -63,6 +64,22 @@ def test_the_seats_file_is_0600_keyed_by_player_host_and_room_and_forgets(tmp_pa
     book.keep(ann)
     assert json.loads(path.read_text())["seats"][0]["token"] == "a" * 32
     assert not [p for p in os.listdir(path.parent) if p.endswith(".tmp")]
+
+
+def test_a_finished_games_seat_is_kept_until_its_hold_ends_and_an_older_file_still_reads(tmp_path):
+    """Between games the host holds a dropped seat for `SEAT_HOLD` seconds, so
+    the console keeps the token of a finished game `until` then (a console
+    killed after a game and started again goes back to it); past that, the
+    entry is gone, and `lanmatch join` does not wait on a seat the host let go."""
+    path = tmp_path / "seats.json"
+    book = SeatBook(path)
+    book.keep(SavedSeat("Ann", "Kitchen", "127.0.0.1", 7070, "R", 1, "a" * 32, 100.0, n=5, step=9,
+                        until=100.0 + SEAT_HOLD))
+    assert book.latest("Ann", 100.0 + SEAT_HOLD).room == "R"
+    assert book.latest("Ann", 100.0 + SEAT_HOLD + 1) is None
+    entry = {k: v for k, v in json.loads(path.read_text())["seats"][0].items() if k != "until"}
+    path.write_text(json.dumps({"seats": [entry]}))  # written by a console before `until` was kept
+    assert book.latest("Ann", 100.0 + SEAT_HOLD + 1).until == 0.0  # a running game's: kept for the evening
 
 
 # ------------------------------------------------------------------ a kept seat, taken back

@@ -325,6 +325,37 @@ def test_a_console_killed_mid_hand_and_started_again_is_back_in_its_seat_with_it
 
 
 @NEED_TMUX
+@pytest.mark.slow
+def test_a_console_killed_between_games_and_started_again_is_back_at_its_seat(tmp_path):
+    """Found by a play-test: a console killed after a game (its end on the
+    screen) and started again at once found its seat gone and its score with
+    it. The host holds the seat between games (`SEAT_HOLD`) and the console
+    keeps the token of a finished game: started again without an address,
+    it is back at its seat of R, with the room's standing."""
+    port = free_port()
+    # a 1 s clock: the seat nobody plays goes on autopilot, so the game ends soon;
+    # 30 s between games, so no deal frees the seat while the console restarts
+    host = _host(port, tmp_path, "--clock", "1", "--start-after", "1", "--rematch-after", "30", "--bot-delay", "0")
+    pidfile = tmp_path / "console.pid"
+    run = f"echo $$ > {pidfile}; exec {sys.executable} -m lanmatch join --name Ann"
+    try:
+        with Tmux(f"{run} {LOOPBACK}:{port}", _env(tmp_path)) as t:
+            _sit_in_r(t)
+            screen = t.wait_for(lambda s: "This room after 1 game" in s, timeout=90)
+            standing = re.search(r"This room after 1 game: You \d+ won, \d+ pts", screen).group(0)
+            os.kill(_pid(pidfile), signal.SIGKILL)
+            pidfile.unlink()
+            t.wait_dead()
+            t.respawn(f"{run} --bind {LOOPBACK}")  # without an address: straight back to the kept seat
+            screen = t.wait_for(lambda s: "Back at your seat 0 of R" in s, timeout=20)
+            assert standing in screen and "Rooms at" not in screen and "is gone" not in screen
+            t.keys("q")  # (between games nothing asks)
+            t.wait_for_exit_line("Bye!")
+    finally:
+        stop_process(host)
+
+
+@NEED_TMUX
 def test_a_host_killed_between_games_is_counted_down_and_rejoined_when_it_comes_back(tmp_path):
     """A seat in a room waiting for its game; the host process is killed
     (-9): the title counts the reconnecting down; the host started again on

@@ -173,6 +173,40 @@ async def test_reconnect_with_the_token_gets_the_same_seat_and_hand_back(nursery
     assert room["room"]["seats"][0]["connected"]
 
 
+async def test_a_seat_dropped_between_games_is_held_and_its_token_brings_it_back(nursery):
+    """Between games too (a console killed after a game and started again):
+    the seat waits for its person (`SEAT_HOLD`), shown away, and the token
+    takes it back with the room's running score."""
+    host = await start_host(nursery)
+    a = await seated(host.port, "r", create={"game": "colormatch", "table": "classic", "seats": 3, "bots": "easy"})
+    token = next(m for m in a.got if m["type"] == "seated")["token"]
+    await a.send({"type": "start"})
+    await a.expect("view")
+    actor = host.rooms["r"]
+    actor.room.referee.set_room_bot(0, "easy", trio.current_time())  # let the host play our seat fast
+    actor.post(("resync", next(iter(actor.seated.values())), None))  # wake the room's task
+    with trio.fail_after(10):
+        while actor.room.state != "over":
+            with trio.move_on_after(0.01):  # read as a peer does
+                await a.recv(1.0)
+    first = actor.room.referee.outcome
+    await a.aclose()  # dropped, between games
+    with trio.fail_after(3):
+        while actor.room.seats[0] is None or actor.room.seats[0].connected:
+            await trio.sleep(0.01)
+    assert actor.room.seats[0].name == "p" and "r" in host.rooms  # held: the room stays
+    b = await RawPeer.open(host.port)
+    await b.hello("again", token=token)
+    back = await b.expect("seated")
+    assert (back["seat"], back["token"]) == (0, token)
+    assert (await b.expect("view"))["view"]["outcome"] is not None  # the game's end, to read again
+    assert last(b, "room")["room"]["seats"][0]["connected"]
+    await b.send({"type": "rematch"})  # and the creator, back, deals the next game
+    assert (await b.expect("view", state_id=0))["view"]["outcome"] is None
+    room = last(b, "room")["room"]
+    assert room["games"] == 2 and room["tally"]["points"] == first["points"]  # the running score kept
+
+
 async def test_a_wrong_token_is_refused(nursery):
     host = await start_host(nursery)
     await seated(host.port, "r", create={"game": "colormatch", "seats": 3})

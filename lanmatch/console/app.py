@@ -63,7 +63,7 @@ from lanmatch.net.client import Client, NotLanmatch, not_welcomed, parse_address
 from lanmatch.net.hostbook import HostBook
 from lanmatch.net.seats import SavedSeat, SeatBook
 from lanmatch.net.tls import Identity, machine_identity, short_fingerprint
-from lanmatch.table import AUTOPILOT_PACE
+from lanmatch.table import AUTOPILOT_PACE, SEAT_HOLD
 
 log = logging.getLogger("lanmatch.console")
 
@@ -487,7 +487,8 @@ class Session:
 
     def keep_seat(self, client: ConsoleClient, msg: dict[str, Any]) -> None:
         """Keep the seat's token while its game runs (with the last event and
-        state seen); forget it when the game ends or the seat is gone."""
+        state seen), and after it ends for as long as the host holds the seat
+        between games (`SEAT_HOLD`); forget it when the seat is gone."""
         book = self.seats
         if book is None:
             return
@@ -497,17 +498,16 @@ class Session:
         view = msg.get("view") if typ == "snapshot" else msg if typ == "view" else None
         if view is not None and client.seat is not None and client.token and client.room_name:
             v = view["view"]
-            if v.get("outcome") is not None:  # a finished game: its token ends with it
-                book.forget(self.ui.name, host, port, client.room_name, now)
-                client.saved = None
-                return
             events = v.get("events") or []
             n = events[-1].get("n", 0) if events else (client.saved.n if client.saved is not None else 0)
-            seat = SavedSeat(self.ui.name, client.host_name, host, port, client.room_name, client.seat,
-                             client.token, now, n=int(n), step=int(v.get("step") or 0))
             old = client.saved
-            if old is None or (old.token, old.n, old.step, old.room, old.host) != (seat.token, seat.n, seat.step,
-                                                                                   seat.room, seat.host):
+            # a finished game: the host holds the seat a while (from the end, or
+            # from a return to it: a snapshot)
+            until = now + SEAT_HOLD if v.get("outcome") is not None else 0.0
+            seat = SavedSeat(self.ui.name, client.host_name, host, port, client.room_name, client.seat,
+                             client.token, now, n=int(n), step=int(v.get("step") or 0), until=until)
+            if old is None or typ == "snapshot" or (old.token, old.n, old.step, old.room, old.host, bool(old.until)) != (
+                    seat.token, seat.n, seat.step, seat.room, seat.host, bool(seat.until)):
                 book.keep(seat)
                 client.saved = seat
         elif typ == "left" or (typ == "error" and msg["code"] == "bad_token"):

@@ -4,7 +4,7 @@
     book = SeatBook()                                   # $XDG_CONFIG_HOME/lanmatch/seats.json
     book.keep(SavedSeat("Ann", "Kitchen", "10.0.0.2", 7070, "R", 1, token, now))
     book.find("Ann", "10.0.0.2", 7070, now=now)         # that seat, to say hello with its token
-    book.forget("Ann", "10.0.0.2", 7070, "R")
+    book.forget("Ann", "10.0.0.2", 7070, "R", now)
 
 How this works. A console that sits at a running game keeps the seat's token
 (docs/protocol.md section 7) in `seats.json` in the player's config directory
@@ -13,10 +13,12 @@ directory, one entry per player (the name the console plays as), host (its
 name and address) and room, with the last event number and state it saw
 (`n`, `step`: what was played meanwhile is what came after). Started again,
 `lanmatch join` finds the entry and says `hello` with its token: the host
-gives the seat back, its hand and its clock. The console forgets an entry
-when its game ends, when it leaves the room (or the room is closed) and when
-the host says the token is unknown; an entry older than `KEEP_FOR` is
-dropped when the file is read. (A host's goodbye keeps it: a host with a
+gives the seat back, its hand and its clock. When its game ends the entry
+stays, marked `until` the host's hold of the seat between games runs out
+(`lanmatch.table.SEAT_HOLD`): a console killed between games takes the seat
+back too. The console forgets an entry when it leaves the room (or the room
+is closed) and when the host says the token is unknown; an entry older than
+`KEEP_FOR`, or past its `until`, is dropped when the file is read. (A host's goodbye keeps it: a host with a
 store resumes its games when it starts again.)
 
 The file is small and written whole (`lanmatch.net.jsonfile`: renamed into
@@ -54,6 +56,7 @@ class SavedSeat:
     saved: float  # time.time() of the last write
     n: int = 0  # the last event number seen
     step: int = 0  # the last state (`view.step`) seen
+    until: float = 0.0  # a finished game's seat: held by the host until about then (time.time()); 0: a game runs
 
     def key(self) -> tuple[str, str, str, int, str]:
         """What tells two entries apart: the player, the host (name and address), the room."""
@@ -65,10 +68,10 @@ def _seat(data: Any) -> SavedSeat | None:
     if not isinstance(data, dict):
         return None
     kinds = {"player": str, "host": str, "address": str, "port": int, "room": str, "seat": int, "token": str,
-             "saved": (int, float), "n": int, "step": int}
+             "saved": (int, float), "n": int, "step": int, "until": (int, float)}
     values = {}
     for f in fields(SavedSeat):
-        v = data.get(f.name)
+        v = data.get(f.name, f.default)  # (a file written before a field was added)
         if not isinstance(v, kinds[f.name]) or isinstance(v, bool):
             return None
         values[f.name] = v
@@ -82,10 +85,11 @@ class SeatBook:
         self.path = Path(path) if path is not None else config_dir() / FILE_NAME
 
     def load(self, now: float) -> list[SavedSeat]:
-        """Every entry not older than `KEEP_FOR` at `now` (a time.time()), newest first."""
+        """Every entry not older than `KEEP_FOR` at `now` (a time.time()), and
+        not a finished game's seat whose hold has run out, newest first."""
         data = read_json(self.path, "seats")
         seats = [s for s in map(_seat, data.get("seats", []) if isinstance(data, dict) else []) if s is not None]
-        seats = [s for s in seats if now - s.saved <= KEEP_FOR]
+        seats = [s for s in seats if now - s.saved <= KEEP_FOR and not (s.until and now > s.until)]
         return sorted(seats, key=lambda s: s.saved, reverse=True)
 
     def find(self, player: str, address: str, port: int, *, host: str | None = None, now: float) -> SavedSeat | None:

@@ -15,7 +15,15 @@ from lanmatch.table.referee import (
     Referee,
     Rejected,
 )
-from lanmatch.table.room import GUEST_MAX_SEATS, Room, RoomError, Seat, default_clock, new_token
+from lanmatch.table.room import (
+    GUEST_MAX_SEATS,
+    SEAT_HOLD,
+    Room,
+    RoomError,
+    Seat,
+    default_clock,
+    new_token,
+)
 
 __all__ = [
     "AUTOPILOT_PACE",
@@ -27,6 +35,7 @@ __all__ = [
     "Referee",
     "Rejected",
     "Room",
+    "SEAT_HOLD",
     "RoomError",
     "Seat",
     "default_clock",

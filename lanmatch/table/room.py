@@ -11,7 +11,7 @@ Lifecycle: `open` (seats taken and left) -> `start` -> `playing` -> the game
 ends -> `over` -> `rematch` -> `playing` ... Empty seats are filled with room
 bots at `start`; a person who leaves a running game is replaced by a room bot;
 a dropped peer keeps its seat (only `connected` changes) and comes back with
-its token.
+its token (between games for `SEAT_HOLD` seconds: the session's hold).
 """
 
 from __future__ import annotations
@@ -26,6 +26,11 @@ from lanmatch.table.referee import Referee
 
 GUEST_MAX_SEATS = 4  # the most any game lets a guest's room seat (each game declares its own cap)
 MAX_STAKE = 1_000_000
+SEAT_HOLD = 60.0
+"""Seconds a person's seat waits for them between games after their connection
+dropped (as long as a console tries to reconnect before it says the host is
+gone): their token, or their profile's `join`, takes it back. The next deal
+does not wait: it frees the seats still held, and room bots play them."""
 
 
 class RoomError(Exception):

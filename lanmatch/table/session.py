@@ -44,7 +44,7 @@ from lanmatch.protocol import view_to_wire
 from lanmatch.table.bucket import TokenBucket
 from lanmatch.table.effects import INFO, WARNING, StopRoom, Views, error_message
 from lanmatch.table.referee import Due, Rejected
-from lanmatch.table.room import Room, RoomError
+from lanmatch.table.room import SEAT_HOLD, Room, RoomError
 from lanmatch.table.tournament import Tournament
 
 if TYPE_CHECKING:
@@ -143,6 +143,7 @@ class RoomSession:
         self.match: Match | None = None  # the store's side: the match being played
         self.profile_of: dict[int, Any] = {}  # seat -> the profile sitting there
         self.awaited: set[int] = set()  # a resumed table: seats whose peers have not come back yet
+        self.held: dict[int, float] = {}  # between games: a dropped peer's seat -> when it is freed (SEAT_HOLD)
         self._wrong: Any = None  # this room's wrong-password budget (made at the first password)
         self.departed: dict[int, str] = {}  # seat -> the name of the person who left the running game
         self._rematch_at: float | None = None  # a finished room: when any seated person may deal the rematch
@@ -166,19 +167,25 @@ class RoomSession:
             d = self._start_at if d is None else min(d, self._start_at)
         if self._rematch_at is not None and self.room.state == "over":
             d = self._rematch_at if d is None else min(d, self._rematch_at)
+        if self.held and self.room.state != "playing":
+            d = min(self.held.values()) if d is None else min(d, *self.held.values())
         return math.inf if d is None else d
 
     def wake(self, now: float) -> list[Any]:
         """The start timer of a headless room, if due at `now`; the end of a
         finished room's wait for its director's rematch."""
         self._clock = now
+        if self.held and self.room.state != "playing":
+            self._let_go(now, [s for s, until in self.held.items() if until <= now])
+            if self.closed:
+                return self.out.drain()
         if self._rematch_at is not None and now >= self._rematch_at:
             self._rematch_at = None
             if self.room.state == "over":
                 self.open_rematch = True
                 self._send_room()
         if self._start_at is not None and now >= self._start_at and self.room.state != "playing":
-            if self.room.is_full() or (self.start_after is not None and self.seated):
+            if self.seated and ((self.room.is_full() and not self.held) or self.start_after is not None):
                 self._auto_start(now)
             elif self.start_after is not None:  # nobody to play with yet: look again later
                 self._start_at = now + self.start_after
@@ -281,7 +288,7 @@ class RoomSession:
                 self._send_room()
                 self._views([peer])
             elif typ == "resume":
-                self._resume(peer, msg["token"])
+                self._resume(peer, msg["token"], now)
             elif typ == "leave":
                 self._leave(peer, "You left the room.", now)
             elif typ == "gone":
@@ -404,7 +411,7 @@ class RoomSession:
         mine = None if p is None else next(
             (s for s, q in sorted(self.profile_of.items()) if q.id == p.id and self.room.seats[s] is not None), None)
         if mine is not None:  # the same profile from another console or machine: its seat back
-            self._reseat(peer, mine, self.room.seats[mine].token)
+            self._reseat(peer, mine, self.room.seats[mine].token, now)
             return
         if self.room.options.get("mode") == "daily" and any(x is not None for x in self.room.seats):
             raise RoomError("room_full", "A daily deal seats one person beside its bots; make your own daily room.")
@@ -431,7 +438,12 @@ class RoomSession:
             self._start_at = now + self.start_after
         self._send_room()
         self.lobby.notify()
-        if self.auto_start and self.room.is_full() and self.room.state != "playing":
+        self._deal_if_full(now)
+
+    def _deal_if_full(self, now: float) -> None:
+        """A headless room deals as soon as every seat is taken by someone
+        present (a held seat waits for its person, or for the deal that frees it)."""
+        if self.auto_start and self.room.is_full() and not self.held and self.room.state != "playing":
             self._auto_start(now)
 
     def _unique_name(self, name: str) -> str:
@@ -449,15 +461,15 @@ class RoomSession:
             out = name[: 32 - len(tail)] + tail
         return out
 
-    def _resume(self, peer: Peer, token: str) -> None:
+    def _resume(self, peer: Peer, token: str, now: float) -> None:
         seat = self.room.seat_of_token(token)
         if seat is None or peer.room is not None:
             self.out.error(peer, "bad_token", "That seat token is not known here (wrong, or the seat was freed).",
                            ref="hello")
             return
-        self._reseat(peer, seat, token)
+        self._reseat(peer, seat, token, now)
 
-    def _reseat(self, peer: Peer, seat: int, token: str) -> None:
+    def _reseat(self, peer: Peer, seat: int, token: str, now: float) -> None:
         """`peer` takes `seat` back (by its token, or by the profile that sits
         there): the connection that held it, if any, is told `replaced`."""
         if peer.room is self:
@@ -466,9 +478,13 @@ class RoomSession:
         if old is not None and old is not peer:
             old.room, old.seat = None, None
             self.out.error(old, "replaced", "Your seat was taken over by a newer connection of yours.", fatal=True)
+        owner = self.owner
+        if owner is not None and owner is not peer and owner.closed and owner.seat == seat:
+            self.owner = peer  # the creator, back at their seat, directs again
         peer.room, peer.seat = self, seat
         self.seated[seat] = peer
         self.awaited.discard(seat)
+        held = self.held.pop(seat, None) is not None
         self.room.set_connected(seat, True)
         x = self.room.seats[seat]
         if x is not None:
@@ -476,6 +492,27 @@ class RoomSession:
         self.out.tell(peer, "seated", room=self.room.name, seat=seat, token=token)
         self._send_room()
         self._views([peer])
+        if held and self._start_at is None:  # (a pause before the next deal still runs its course)
+            self._deal_if_full(now)
+
+    def _hold(self, seat: int, now: float) -> None:
+        """Between games: keep `seat` for its person, whose connection is gone,
+        for SEAT_HOLD seconds."""
+        self.room.set_connected(seat, False)
+        self.held[seat] = now + SEAT_HOLD
+
+    def _let_go(self, now: float, seats: list[int]) -> None:
+        """Free the held `seats` (their hold ran out, or a game is being
+        dealt); a room left with nobody then closes."""
+        if not seats:
+            return
+        for s in seats:
+            self.held.pop(s, None)
+            if self.room.seats[s] is not None and s not in self.seated:
+                self.out.log(INFO, "room %s: seat %d freed (its person did not come back)", self.room.name, s)
+                self._free(s, now)
+        self._send_room()
+        self._maybe_close()
 
     def _detach(self, peer: Peer) -> None:
         if peer.seat is not None and self.seated.get(peer.seat) is peer:
@@ -492,6 +529,7 @@ class RoomSession:
         """
         room = self.room
         self._no_pause(now)  # whoever leaves, the clocks run again
+        self.held.pop(seat, None)
         x = room.seats[seat]
         fee = None
         if x is not None and room.state == "playing" and self.match is not None and self.match.kinds[seat] != "bot":
@@ -517,14 +555,15 @@ class RoomSession:
         self._maybe_close()
 
     def _gone(self, peer: Peer, now: float) -> None:
-        """The peer's connection ended: it keeps its seat (the clock plays for it)."""
+        """The peer's connection ended: it keeps its seat (in a game the clock
+        plays for it; between games the seat is held for SEAT_HOLD seconds)."""
         if peer.seat is not None and self.seated.get(peer.seat) is peer:
             seat = peer.seat
             del self.seated[seat]
             if self.room.state == "playing":
                 self.room.set_connected(seat, False)
-            else:  # nothing to keep between games
-                self._free(seat, now)
+            else:
+                self._hold(seat, now)
         self.spectators.discard(peer)
         peer.room = None
         self._send_room()
@@ -598,11 +637,11 @@ class RoomSession:
     def _maybe_close(self) -> None:
         """A room with nobody in it (no peer seated and connected, no spectator)
         goes away, unless it was made by the host itself (auto rooms stay):
-        at once between games; a running game whose people all left is
+        between games at once, or when the last held seat is let go; a running game whose people all left is
         abandoned at once (the stakes go back); one where a dropped peer may
         still come back with its token plays on, and the room closes when it
-        ends (`_changed`). docs/protocol.md, "Limits and abuse"."""
-        if self.auto_start or self.seated or self.spectators or self.closed:
+        ends and its seats' hold runs out (`_changed`). docs/protocol.md, "Limits and abuse"."""
+        if self.auto_start or self.seated or self.spectators or self.held or self.closed:
             return
         if self.room.state == "playing":
             if any(x is not None for x in self.room.seats):
@@ -638,6 +677,9 @@ class RoomSession:
         if self.tournament is not None and self.tournament.over:
             raise RoomError("wrong_state", f"The tournament {self.tournament.name} is over: {room.name} deals no "
                                            "more games.")
+        # the people whose seats are held have not come back: room bots play
+        # them (nothing is staked for them)
+        self._let_go(now, list(self.held))
         seed = self.lobby.rng.getrandbits(63) if self.seed is None else self.seed + room.games
         if self.keeper is not None:
             self._begin(seed, now)
@@ -729,10 +771,13 @@ class RoomSession:
             self._tournament_game(match_id)
             if not self.auto_start:
                 self._rematch_at = now + REMATCH_WAIT
+            # a seat whose person is not connected now waits for them (SEAT_HOLD)
+            # until the next deal; a resumed table's too
+            for s in range(room.n):
+                if room.seats[s] is not None and s not in self.seated:
+                    self._hold(s, now)
+            self.awaited.clear()
             if self.auto_start:
-                for s in list(range(room.n)):
-                    if room.seats[s] is not None and s not in self.seated:
-                        self._free(s, now)
                 # the next game: when the seats are full again (those who stay,
                 # and newcomers), or after start_after with bots; with a person
                 # seated, not before they could read the scores
@@ -742,13 +787,7 @@ class RoomSession:
                 over = self.tournament is not None and self.tournament.over
                 self._start_at = None if over else now + pause  # (a finished tournament deals no more)
             else:
-                # a resumed table's seats whose peers never came back are freed
-                # (as if they had gone between games); a room nobody is in closes
-                for s in sorted(self.awaited):
-                    if room.seats[s] is not None and s not in self.seated:
-                        self._free(s, now)
-                self.awaited.clear()
-                self._maybe_close()
+                self._maybe_close()  # (a room nobody is in closes; a held seat keeps it open)
                 if self.closed:
                     return
             self._send_room()
