@@ -313,7 +313,7 @@ class QuickGame:
             "Keys: a number then Enter takes that action · d draws (or passes, or keeps a drawn card) · "
             "Down/Up arrows list the actions · ? this help · q, Ctrl-C or Ctrl-D leave the table."
         )
-        self.say(f"The full rules of this table: docs/rules/{self.spec.name}.md")
+        self.say(f"The full rules of this table: {self.declared.rules_doc(self.spec.name)}")
 
     # ----------------------------------------------------------- acting
 

@@ -721,9 +721,11 @@ def _card_table_text(view: dict[str, Any], legal: list[dict[str, Any]], w: Words
         if phase == "drawn" and view.get("drawn"):
             verb = "keep" if any(a.get("type") == "keep" for a in legal) else "pass"
             lines.append(f"You drew {w.card(view['drawn'])}: PLAY it now, or {verb.upper()} it.")
-        elif phase == "challenge":
+        elif phase == "challenge" and any(a.get("type") == "challenge" for a in legal):
             lines.append(f"A {w.sym('W+4')} waits on you: accept it, or challenge it if you think it was played "
                          "illegally.")
+        elif phase == "challenge":  # a pile of +4s (stacking): no challenge
+            lines.append(f"{w.sym('W+4')} cards wait on you: accept them, or stack one more.")
         elif phase == "color":
             lines.append("Name the active color.")
         elif phase == "pile":
@@ -911,7 +913,7 @@ def render_outcome(
         head = f"{w.name(winners[0])} won."
     else:
         head = "Shared win: " + " and ".join(w.name(s) for s in winners) + "."
-    lines = [w.bold(pieces.over(view, outcome.get("reason"))), w.bold(head)]
+    lines = [w.bold(pieces.over(view, outcome)), w.bold(head)]
     spec = _spec_of(view, palette_table)
     rule = getattr(spec, "scoring_rule", "")
     if rule:
@@ -1016,8 +1018,8 @@ class Pieces:
         """Why the piece `what` cannot be played now; `key(does)` writes the key that does it."""
         return f"{what} cannot be played now; {key('moves')} lists your moves."
 
-    def over(self, view: dict[str, Any], reason: Any) -> str:
-        """The first line of the outcome."""
+    def over(self, view: dict[str, Any], outcome: dict[str, Any]) -> str:
+        """The first line of the outcome (the view's game and its `outcome`)."""
         return "Game over."
 
 
@@ -1077,8 +1079,10 @@ class CardPieces(Pieces):
             f"{key('draw')} draws a card"
         return f"{what} does not match {top} (color {w.color_name(view.get('color'))}): {more}."
 
-    def over(self, view: dict[str, Any], reason: Any) -> str:
-        why = "went out" if reason == "out" else "blocked: nobody could move, lowest points won"
+    def over(self, view: dict[str, Any], outcome: dict[str, Any]) -> str:
+        # a blocked round without a winner (a table that draws it, or the lowest hands equal): no "lowest won"
+        why = "went out" if outcome.get("reason") == "out" else \
+            "blocked: nobody could move" + (", lowest points won" if outcome.get("winners") else "")
         return f"Game over ({why})."
 
 
@@ -1130,8 +1134,8 @@ class TilePieces(Pieces):
             hint = f"{key('pass')} passes"
         return f"{what} fits neither open end ({ends[0]}, {ends[1]}); {hint}."
 
-    def over(self, view: dict[str, Any], reason: Any) -> str:
-        why = "The last round ended with a domino." if reason == "out" else "The last round was blocked."
+    def over(self, view: dict[str, Any], outcome: dict[str, Any]) -> str:
+        why = "The last round ended with a domino." if outcome.get("reason") == "out" else "The last round was blocked."
         return f"Match over (first to {view.get('target', 100)} points). {why}"
 
 

@@ -752,8 +752,9 @@ def help_lines(ui: Console) -> list[str]:
     out = [*keys, clocks, "", "The rules in brief"]
     for text in rules:
         out += textwrap.wrap(text, 68)
-    page = getattr(spec, "name", None) or ui.game
-    out += [f"Every rule of this table: docs/rules/{page}.md", "", closing]
+    if g is not None:
+        out += [f"Every rule of this table: {g.rules_doc(getattr(spec, 'name', None))}"]
+    out += ["", closing]
     return out
 
 

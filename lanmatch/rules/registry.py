@@ -87,6 +87,8 @@ class Game:
     # the house options its tables may accept, in words (the console's form and waiting room); an
     # option not named here is shown by its name
     option_titles: dict[str, str] = field(default_factory=dict)
+    # the page of docs/rules/ with every rule of its tables (None: each table has its own, by its name)
+    rules_page: str | None = None
 
     @property
     def default_table(self) -> str:
@@ -138,6 +140,10 @@ class Game:
         """May a room name one of this game's tables (`--table`)? Yes where
         tables are named, or where a game with an unnamed default declares others."""
         return self.named_tables or len(self.tables) > 1
+
+    def rules_doc(self, table: str | None) -> str:
+        """Where every rule of `table` (`None`: the default) is written: "docs/rules/classic.md"."""
+        return f"docs/rules/{self.rules_page or self.table(table).name}.md"
 
     def title_of(self, table: str | None) -> str:
         """How people name a table of this game: "Color Match · Classic", "Dominoes"."""
@@ -299,4 +305,5 @@ register(Game(
     named_tables=False,  # the default (double-six) table travels as null; the bigger sets by name
     pieces="tiles",
     default_mode="match",  # every game is a match to 100 points
+    rules_page="dominoes",  # one page for every set
 ))
