@@ -47,7 +47,7 @@ def _rest(full: list[str], used: list[str]) -> list[str]:
     return out
 
 
-def rigged(table: str, hands: list[list[str]], starter: str, *, first: int, pile: tuple = ()):
+def rigged(table: str, hands: list[list[str]], starter: str, *, first: int, pile: tuple = (), options=None):
     """A game at `table` dealing `hands` (7 cards each), `starter`, then `pile`."""
     head = [c for h in hands for c in h] + [starter, *pile]
     spec = get_game("colormatch").table(table)  # (the deck as the table declares it)
@@ -58,7 +58,8 @@ def rigged(table: str, hands: list[list[str]], starter: str, *, first: int, pile
         deck = head + [f"{d}/{n}" for d, n in zip(days, nights, strict=True)]
     else:
         deck = head + _rest(spec.full_deck(), head)
-    return new_game("colormatch", table=table, players=len(hands), seed=1, deck=deck, first_seat=first)
+    return new_game("colormatch", table=table, players=len(hands), seed=1, deck=deck, first_seat=first,
+                    options=options or {})
 
 
 def to_seat0(g, limit: int = 400) -> None:

@@ -72,3 +72,23 @@ def test_a_missed_call_at_cards_is_not_logged_as_a_move_the_clock_played():
     push(ui, g)
     assert not any("time ran out: the host played" in line for line in ui.log)
     assert any("missed the last-card call" in line for line in ui.log)
+
+
+def test_a_pile_of_wild_fours_offers_no_challenge():
+    """Under `stacking` only a lone +4 may be challenged: the prompt and the
+    table said "c challenges it" over a pile of two, which the host refuses."""
+    hands = [["R1", "R2", "R3", "G1", "G2", "G3", "B1"],
+             ["W+4", "R4", "R5", "G4", "G5", "G6", "B2"],
+             ["W+4", "Y1", "Y2", "Y3", "Y4", "Y5", "B3"]]
+    g = rigged("standard", hands, "B5", first=1, options={"stacking": True})
+    g.act(1, {"type": "play", "card": "W+4", "color": "R"})
+    g.act(2, {"type": "play", "card": "W+4", "color": "R"})
+    assert {a["type"] for a in g.legal_actions(0)} == {"accept"}
+    ui = seated_ui(g, table="standard")
+    prompt = ui.prompt_line(0.0)
+    assert "accepts it (draw 8)" in prompt and "challenge" not in prompt
+    assert "challenge" not in text(ui)
+    lone = rigged("standard", hands, "B5", first=2, options={"stacking": True})
+    lone.act(2, {"type": "play", "card": "W+4", "color": "R"})  # a lone +4 on seat 0: it may be challenged
+    assert "challenge" in {a["type"] for a in lone.legal_actions(0)}
+    assert "! challenges it" in seated_ui(lone, table="standard").prompt_line(0.0)

@@ -1868,8 +1868,12 @@ class Console:
             verb, key = ("KEEP", k("keep")) if "keep" in types else ("PASS", k("pass"))
             return f"You drew {self.card_words(v['drawn'])}: {k('drawn')} PLAY it, {key} {verb} it{clock}."
         if phase == "challenge":
-            return (f"A {self.words().sym('W+4')} waits on you: {k('accept')} accepts it (draw {v.get('pending') or 4}), "
-                    f"{k('challenge')} challenges it{clock}.")
+            head = f"A {self.words().sym('W+4')} waits on you: {k('accept')} accepts it (draw {v.get('pending') or 4})"
+            if "challenge" in types:
+                return f"{head}, {k('challenge')} challenges it{clock}."
+            # a pile of +4s under `stacking`: only the lone +4 may be challenged
+            more = f", or stack a {self.words().sym('W+4')} from your hand" if "play" in types else ""
+            return f"{head}{more}{clock}."
         if phase == "color":
             return f"Name the active color ({k('color')}){clock}."
         item = self.selected()
