@@ -92,3 +92,18 @@ def test_a_pile_of_wild_fours_offers_no_challenge():
     lone.act(2, {"type": "play", "card": "W+4", "color": "R"})  # a lone +4 on seat 0: it may be challenged
     assert "challenge" in {a["type"] for a in lone.legal_actions(0)}
     assert "! challenges it" in seated_ui(lone, table="standard").prompt_line(0.0)
+
+
+@pytest.mark.parametrize(("table", "verb"), [("standard", "passes"), ("classic", "keeps it")])
+def test_a_card_that_cannot_play_after_a_draw_names_the_tables_word_for_keeping(table, verb):
+    """With a drawn card to PLAY or not, Enter on another card says what the
+    keys do in the table's words: "k keeps it" at a KEEP table, "k passes"
+    at a PASS table (it said "keeps it" everywhere)."""
+    hands = [["R1", "R2", "R3", "G1", "G2", "G3", "Y1"], ["Y2", "Y3", "Y4", "Y6", "Y7", "Y8", "Y9"]]
+    g = rigged(table, hands, "B5", first=0, pile=("B7",))
+    g.act(0, {"type": "draw"})
+    assert g.view(0)["phase"] == "drawn"
+    ui = seated_ui(g, table=table)
+    ui.press("1")  # R1, which does not play
+    ui.press("enter")
+    assert ui.message.startswith("You drew ") and ui.message.endswith(f"k {verb}."), ui.message

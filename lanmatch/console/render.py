@@ -1069,7 +1069,8 @@ class CardPieces(Pieces):
             return f"A penalty pile waits on you: {what} cannot answer it. {key('draw')} draws it."
         w = Words(view.get("table"), [], -1)
         if phase == "drawn":
-            return f"You drew {w.card(view.get('drawn') or '')}: {key('drawn')} plays it, {key('keep')} keeps it."
+            verb = "keeps it" if any(a.get("type") == "keep" for a in legal) else "passes"  # (its table's word)
+            return f"You drew {w.card(view.get('drawn') or '')}: {key('drawn')} plays it, {key('keep')} {verb}."
         if phase == "challenge":
             return f"A {w.sym('W+4')} waits on you: {key('accept')} accepts it, {key('challenge')} challenges it."
         if phase == "color":

@@ -148,7 +148,7 @@ _STANDARD = Table(
     default_target=500,
     default_clock=30,
     title="Standard",
-    brief="+2 and +4 are dealt at once; you may challenge a +4. With one card left, call "
+    brief="A +2 is dealt at once; a +4 waits for you to accept or challenge it. With one card left, call "
     "last card before the next player acts, or be caught (2 cards).",
     scoring_rule="The winner scores the others' cards: numbers face value, actions 20, wilds 50.",
 )
@@ -172,7 +172,7 @@ _CLASSIC = Table(
     default_clock=30,
     title="Classic",
     brief="Penalty piles wait on you: answer a +2 with a +2, or draw the pile. A Bomb blasts the "
-    "seat holding the turn 3 hand-offs later. A playable drawn card: PLAY it or KEEP it.",
+    "seat that gets the turn 3 hand-offs after the Bomb's own. A playable drawn card: PLAY it or KEEP it.",
     scoring_rule="Each seat scores what the others hold: all points minus its own.",
 )
 # The other four tables say only how they differ from those two.
