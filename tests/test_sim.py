@@ -206,8 +206,9 @@ def test_a_window_owner_has_the_first_chance_at_its_own_call():
         play(g, 2, card)
         do(g, 0, "draw")
         do(g, 1, "draw")
+    # seat 2 is Hard, which never forgets its call (Medium does, 1 time in 10)
     ref = Referee("colormatch", "standard", 3, seed=1, now=0.0, engine=g,
-                  bots={s: "medium" for s in range(3)}, bot_delay=0.5)
+                  bots={0: "medium", 1: "medium", 2: "hard"}, bot_delay=0.5)
     seat, action, kind = ref.tick(0.5)
     assert (seat, kind, action["type"]) == (2, "bot", "play") and ref.view(0)["windows"][0]["seat"] == 2
     assert 1 in ref.view(0)["to_act"]  # seat 1 may catch seat 2 ...

@@ -583,8 +583,14 @@ class MediumBot(EasyBot):
             view.get("phase"), view.get("far"), view.get("shown"),
         )
 
+    forget_call = 0.1  # SPEC section 5: Easy and Medium sometimes forget the call (Hard never: 0)
+
     def declines(self, view: dict[str, Any], legal_actions: list[dict[str, Any]]) -> bool:
-        """Medium and Hard always call, always catch and always jump in."""
+        """Medium forgets a last-card call 1 time in 10 (the SPEC's "Easy and
+        Medium sometimes do"); it always catches and always jumps in. Hard
+        (`forget_call` 0) never declines, and draws nothing from its rng here."""
+        if self.forget_call and any(a["type"] == "call" for a in legal_actions):
+            return self.rng.random() < self.forget_call
         return False
 
     # --------------------------------------------------------------- choose
@@ -839,6 +845,7 @@ class HardBot(MediumBot):
     """Hard: Medium plus memory of what rivals lack, attacks and a sampled look-ahead."""
 
     level = "hard"
+    forget_call = 0.0  # never forgets a call
     attack_hard_at = 2  # +2/+4 when the next seat holds this many or fewer
     lack_bonus = 0.5  # cards' worth of naming a color the next seat showed it lacks
     budget = 5000  # simulated moves per searched decision (the time budget; a deal counts 12, a copy 3)

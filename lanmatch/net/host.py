@@ -142,6 +142,7 @@ class Host:
         wrong_passwords: float = Limits.wrong_passwords,
         new_profiles: int = Limits.new_profiles,
         page: int = Limits.page,
+        seat_hold: float = Limits.seat_hold,
         tls: Identity | bool = True,
     ):
         self.name = name
@@ -170,7 +171,8 @@ class Host:
             today=_today,
             keeper=self.keeper,
             limits=Limits(rate=rate, burst=burst, rooms_per_peer=rooms_per_peer, rooms_per_address=rooms_per_address,
-                          wrong_passwords=wrong_passwords, new_profiles=new_profiles, page=page),
+                          wrong_passwords=wrong_passwords, new_profiles=new_profiles, page=page,
+                          seat_hold=seat_hold),
             bot_delay=bot_delay,
             person_bot_delay=person_bot_delay,
             nonces=random.SystemRandom(),

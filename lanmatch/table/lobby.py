@@ -40,7 +40,7 @@ from lanmatch.table.bucket import TokenBucket
 from lanmatch.table.effects import INFO, NOTIFY, Outbox, Post, StartRoom
 from lanmatch.table.names import look_alike, normal_name
 from lanmatch.table.referee import AUTOPILOT_PACE, Referee
-from lanmatch.table.room import Room, RoomError, Seat
+from lanmatch.table.room import SEAT_HOLD, Room, RoomError, Seat
 from lanmatch.table.session import Keeper, Match, RoomSession
 from lanmatch.table.tournament import Tournament
 
@@ -60,6 +60,7 @@ class Limits:
     page: int = 100  # rooms in one `rooms` reply
     chat_rate: float = 0.5  # chat messages a second a peer may send on average ...
     chat_burst: float = 5.0  # ... in bursts of up to this many (then `chat_too_fast`)
+    seat_hold: float = SEAT_HOLD  # seconds a dropped peer's seat (and its room) waits between games
 
 
 @dataclass(eq=False)

@@ -44,7 +44,7 @@ from lanmatch.protocol import view_to_wire
 from lanmatch.table.bucket import TokenBucket
 from lanmatch.table.effects import INFO, WARNING, StopRoom, Views, error_message
 from lanmatch.table.referee import Due, Rejected
-from lanmatch.table.room import SEAT_HOLD, Room, RoomError
+from lanmatch.table.room import Room, RoomError
 from lanmatch.table.tournament import Tournament
 
 if TYPE_CHECKING:
@@ -497,9 +497,9 @@ class RoomSession:
 
     def _hold(self, seat: int, now: float) -> None:
         """Between games: keep `seat` for its person, whose connection is gone,
-        for SEAT_HOLD seconds."""
+        for `Limits.seat_hold` seconds (`SEAT_HOLD`)."""
         self.room.set_connected(seat, False)
-        self.held[seat] = now + SEAT_HOLD
+        self.held[seat] = now + self.lobby.limits.seat_hold
 
     def _let_go(self, now: float, seats: list[int]) -> None:
         """Free the held `seats` (their hold ran out, or a game is being
