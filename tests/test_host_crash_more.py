@@ -39,6 +39,7 @@ import trio
 from test_host_crash import (
     LOOPBACK,
     MIN_FINISHED,
+    STAKE,
     Kills,
     Peer,
     check_matches,
@@ -47,6 +48,7 @@ from test_host_crash import (
     kill,
     play_out,
     restart,
+    start_host,
     stop,
     until,
 )
@@ -268,3 +270,53 @@ async def test_a_peer_leaving_around_a_kill_pays_its_fee_once_and_a_room_bot_tak
     # Cat was told each fee at most once, and the right amount
     assert len(cat.fees) <= len(leaves) and all(f["change"] == -LEAVE_FEE for f in cat.fees), cat.fees
     assert check_views(records, [ann, cat]) > 50
+
+
+# ------------------------------------------------------------------ a room between games
+
+
+@pytest.mark.slow
+async def test_a_room_between_games_comes_back_after_a_kill_with_its_seats_and_standing(tmp_path):
+    """Room R (Classic, 3 seats, stake 10) seats Ann and Bob (profiles) and a
+    room bot; its first game ends and the host is killed in the minute before
+    the next deal (`--rematch-after 60`). The restarted host opens R again
+    from its store: each peer, reconnecting by itself with its token, is back
+    at its seat; the room keeps its game count and running score, no coin
+    moved meanwhile, and it deals game 2 to the same two once both are back."""
+    data, port = tmp_path / "data", free_port()
+    peers = [Peer("Ann", "medium"), Peer("Bob", "easy")]
+    host = await start_host(data, port, tmp_path / "host0.log", *ROOM_BOTS, "--rematch-after", "60")
+    try:
+        async with trio.open_nursery() as n:
+            for p in peers:
+                n.start_soon(p.run, (LOOPBACK, port))
+            with Store.open_dir(data, create=False) as store:
+                await until(lambda: any(r.status == "finished" for r in store.history()), 30, "a first game's end")
+            await until(lambda: all(p.views and p.views[-1][3].get("outcome") for p in peers), 10, "both saw it")
+            seats = [(p.seat, p.token) for p in peers]
+            for p in peers:
+                p.playing = False
+            host.kill()
+            await host.wait()
+            with Store.open_dir(data, create=False) as store:
+                ((name, kept, _),) = store.open_rooms()
+                assert store.unfinished() == [] and store.check() == []
+                coins = {q.name: store.balance(q.id) for q in store.profiles()}
+            assert name == "R" and kept["games"] == 1 and [x and x["token"] for x in kept["seats"]][:2] == [
+                t for _, t in sorted(seats)]
+            log = tmp_path / "host1.log"
+            host = await start_host(data, port, log, *ROOM_BOTS, "--rematch-after", "60")
+            assert "room R: opened again after the restart, game 1 played" in log.read_text()
+            await until(lambda: all(p.playing for p in peers), 20, "both peers at a new game")
+            assert [(p.seat, p.token) for p in peers] == seats  # the same seats, the same tokens
+            with Store.open_dir(data, create=False) as store:
+                first, second = sorted(m.id for m in store.history())[:2]  # (game 2 may be over already)
+                record = store.match(second, actions=False)
+                assert [s.token for s in record.seats if s.kind == "player"] == [t for _, t in sorted(seats)]
+                assert record.settings["games"] == 2 and record.settings["tally"] == kept["tally"]
+                if record.status == "live":  # no coin moved between the kill and game 2's stakes
+                    assert {q.name: store.balance(q.id) for q in store.profiles()} == {
+                        k: v - STAKE for k, v in coins.items()}
+            n.cancel_scope.cancel()
+    finally:
+        await stop(host)

@@ -140,7 +140,7 @@ def test_the_release_store_is_upgraded_with_every_row_kept_and_a_backup(tmp_path
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
     assert sum(map(len, before.values())) > 100, "the release store holds real data"
     with Store.open(path) as store:
-        assert store.version == SCHEMA_VERSION == 5
+        assert store.version == SCHEMA_VERSION == 6
         assert store.check() == []
         assert dump(path) == before, "the upgrade changed a row"
         assert "game IN" not in schema_of(store.conn)["table matches"]

@@ -212,6 +212,7 @@ class Host:
             self.sweeper = await nursery.start(Sweeper(min(self.heartbeat, self.dead_after) / 2).run)
             if self.store is not None:
                 self.resume_matches()
+                self.reopen_rooms()
             task_status.started(self)
             await trio.sleep_forever()
 
@@ -293,6 +294,30 @@ class Host:
         assert self.keeper is not None and self._nursery is not None
         actors = []
         for session in self.keeper.resume(lambda record, g: self.lobby.resume(record, g, trio.current_time())):
+            self.execute(self.lobby.drain())
+            actors.append(session.link)
+        return actors
+
+    def reopen_rooms(self) -> list[RoomActor]:
+        """Open again every room the store kept that is not playing a resumed
+        match (called by `run`, after `resume_matches`): rooms between games or
+        waiting for their first deal when the host stopped, their people's
+        seats held for them. A kept room that cannot be opened again is
+        forgotten (logged). Returns the reopened rooms."""
+        assert self.keeper is not None and self._nursery is not None
+        actors = []
+        now = trio.current_time()
+        for name, data, _saved in self.keeper.open_rooms():
+            if name in self.lobby.rooms:  # its game was resumed: that room is kept anew as it goes
+                continue
+            try:
+                session = self.lobby.reopen(name, data, now)
+            except Exception:
+                log.exception("room %r cannot be opened again: forgotten", name)
+                if self.strict:
+                    raise
+                self.keeper.forget_room(name)
+                continue
             self.execute(self.lobby.drain())
             actors.append(session.link)
         return actors

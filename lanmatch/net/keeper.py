@@ -20,6 +20,8 @@ policy"):
 | `abandon_match` | logged; the match stays live with its pot, resumed at the next start |
 | a `coins` message's balance | logged; that message is not sent |
 | resuming a match | a match that cannot be replayed or seated again is abandoned |
+| keeping or forgetting an open room | logged; the room plays on (a restart may then not open it again, or open a closed one) |
+| reading the open rooms at start | logged; none is opened again |
 
 Refusals and bad arguments (`StoreError`, `ValueError`: bugs of ours, e.g.
 a `LogMismatch`) are raised again when the host is `strict` (tests);
@@ -150,6 +152,31 @@ class StoreKeeper:
             self.store.tournament_result(tournament_id, result)
         except (StoreError, sqlite3.Error) as e:
             self._failed("keep a tournament's result", e)
+
+    # ------------------------------------------------------------ open rooms
+
+    def keep_room(self, name: str, data: dict[str, Any]) -> None:
+        """Keep an open room's `data` for a restart (a failure is logged)."""
+        try:
+            self.store.keep_room(name, data, self.clock())
+        except (StoreError, sqlite3.Error, ValueError, TypeError) as e:
+            self._failed(f"keep room {name!r}", e)
+
+    def forget_room(self, name: str) -> None:
+        """The room closed (a failure is logged: a restart opens it again, held
+        for its people a minute, and it closes then as an empty room does)."""
+        try:
+            self.store.forget_room(name)
+        except (StoreError, sqlite3.Error) as e:
+            self._failed(f"forget room {name!r}", e)
+
+    def open_rooms(self) -> list[tuple[str, dict[str, Any], float]]:
+        """The rooms kept by the host before it stopped (none when the store failed)."""
+        try:
+            return self.store.open_rooms()
+        except (StoreError, sqlite3.Error) as e:
+            self._failed("read the open rooms (none opened again)", e)
+            return []
 
     def profile_by_id(self, profile_id: int) -> Profile:
         """A stored profile (resuming a match).

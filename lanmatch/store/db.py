@@ -1135,6 +1135,33 @@ class Store:
                             "created": created, "results": results})
             return out
 
+    # -------------------------------------------------------------- open rooms
+
+    def keep_room(self, name: str, data: dict[str, Any], now: float) -> None:
+        """Keep what a host needs to open room `name` again after a restart
+        (`data`: plain JSON data; the host's own), replacing what was kept."""
+        with self._write(money=False) as c:
+            c.execute("INSERT OR REPLACE INTO open_rooms (name, data, saved) VALUES (?, ?, ?)",
+                      (name, json.dumps(data, separators=(",", ":")), now))
+
+    def forget_room(self, name: str) -> None:
+        """The room `name` closed: nothing of it to open again."""
+        with self._write(money=False) as c:
+            c.execute("DELETE FROM open_rooms WHERE name = ?", (name,))
+
+    def open_rooms(self) -> list[tuple[str, dict[str, Any], float]]:
+        """Every room kept (`keep_room`), oldest first: `(name, data, saved)`;
+        a row whose data does not read as a JSON object is left out."""
+        with self._read() as c:
+            rows = c.execute("SELECT name, data, saved FROM open_rooms ORDER BY saved, name").fetchall()
+        out = []
+        for name, text, saved in rows:
+            with contextlib.suppress(ValueError):
+                data = json.loads(text)
+                if isinstance(data, dict):
+                    out.append((name, data, saved))
+        return out
+
     # -------------------------------------------------------------- checking
 
     def check(self) -> list[str]:

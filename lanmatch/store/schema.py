@@ -25,6 +25,10 @@ Version 4: `ratings` (a Glicko-2 rating per profile and game) and
 `rating_changes` (what each rated match did to each profile's rating, once
 per match and profile). Nothing is filled in: matches finished before
 version 4 are not rated (ratings start at the upgrade; docs/store.md).
+Version 5: `tournaments` and `tournament_results`.
+Version 6: `open_rooms` (each room the host had open, as the host saved it:
+its settings, seats and tokens, running score; one JSON text per room),
+so that a room between games survives a restart of the host.
 
 Invariants held by the schema itself (not only by the code that writes):
 
@@ -285,6 +289,15 @@ _V5 = [
 ]
 
 
+_V6 = [
+    """CREATE TABLE open_rooms (
+        name TEXT PRIMARY KEY,
+        data TEXT NOT NULL,
+        saved REAL NOT NULL
+    ) WITHOUT ROWID""",
+]
+
+
 def _edited(sql: str, changes: tuple[tuple[str, str], ...]) -> str:
     for old, new in changes:
         if sql.count(old) != 1:
@@ -350,6 +363,7 @@ MIGRATIONS: list[Migration] = [
     Migration(_v3, rebuilds=True),
     Migration(_statements(*_V4)),
     Migration(_statements(*_V5)),
+    Migration(_statements(*_V6)),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

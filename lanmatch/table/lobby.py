@@ -611,4 +611,48 @@ class Lobby:
         return session
 
 
+    def reopen(self, name: str, data: dict[str, Any], now: float) -> RoomSession:
+        """A room the host had open between games when it stopped, as its
+        session kept it (`RoomSession.kept`), opened again at `now`: the same
+        settings, games played and running score; each person's (or bot
+        node's) seat held for them (`Limits.seat_hold`) until their token, or
+        their profile's `join`, takes it back; the creator back at their seat
+        directs it again.
+
+        Raises: RoomError (`room_exists`, `bad_room`), or what reading the
+        data or a profile raises (KeyError, TypeError, ValueError: a kept room
+        this host cannot open again; the caller forgets it).
+        """
+        if name in self.rooms:
+            raise RoomError("room_exists", f"There is already a room {name!r}.")
+        room = Room(
+            name, data["game"], data["table"], int(data["players"]),
+            options=dict(data["options"]), clock=data["clock"], mode=data["mode"], password=data["password"],
+            bot_level=data["bot_level"], bot_delay=float(data["bot_delay"]), stake=int(data["stake"]),
+        )
+        room.games = int(data["games"])
+        tally = data["tally"]
+        if len(tally["wins"]) == room.n and len(tally["points"]) == room.n:
+            room.tally = {"wins": list(tally["wins"]), "points": list(tally["points"])}
+        start_after = data["start_after"]
+        session = RoomSession(self, room, auto_start=bool(data["auto_start"]),
+                              start_after=None if start_after is None else float(start_after),
+                              rematch_after=float(data["rematch_after"]), seed=data["seed"])
+        for s, x in enumerate(data["seats"]):
+            if x is None:
+                continue
+            room.seats[s] = Seat(str(x["name"]), str(x["token"]), "bot" if x["agent"] == "bot" else "person",
+                                 connected=False)
+            if x["profile"] is not None:
+                session.profile_of[s] = self.keeper.profile_by_id(int(x["profile"]))
+            session.held[s] = now + self.limits.seat_hold
+            self.tokens[x["token"]] = session
+        session.creator_seat = data["creator"]
+        session._kept = data  # (what the store holds of it now)
+        self._open(session)
+        self.out.log(INFO, "room %s: opened again after the restart, game %d played (seats held for their "
+                     "people: %d)", name, room.games, len(session.held))
+        return session
+
+
 __all__ = ["Limits", "Lobby", "Peer", "TokenBucket"]

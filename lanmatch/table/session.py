@@ -106,6 +106,8 @@ class Keeper(Protocol):
     def abandon(self, match: Match, room: str) -> Any: ...
     def coins(self, profile: Any, change: int, reason: str, room: str, match: int | None) -> dict[str, Any] | None: ...
     def rating(self, profile: Any, game: str) -> int | None: ...
+    def keep_room(self, name: str, data: dict[str, Any]) -> None: ...
+    def forget_room(self, name: str) -> None: ...
 
 
 class RoomSession:
@@ -149,13 +151,16 @@ class RoomSession:
         self._rematch_at: float | None = None  # a finished room: when any seated person may deal the rematch
         self.open_rematch = False  # ... and it is that time
         self.link: Any = None  # the I/O layer's handle on this room (the host's task); never used here
+        self._kept: dict[str, Any] | None = None  # what the store keeps of this room (`kept`), as last written
+        self.creator_seat: int | None = None  # a room opened again after a restart: its creator's seat
 
     # ------------------------------------------------------------ the clocks
 
     def opened(self, now: float) -> list[Any]:
-        """The room's task has started: a headless room's start timer runs from `now`."""
+        """The room's task has started: a headless room's start timer runs from
+        `now` (a room opened again after a restart waits for its held seats)."""
         self._clock = now
-        if self.auto_start and self.start_after is not None:
+        if self.auto_start and self.start_after is not None and not self.held:
             self._start_at = now + self.start_after
         return self.out.drain()
 
@@ -179,6 +184,7 @@ class RoomSession:
             self._let_go(now, [s for s, until in self.held.items() if until <= now])
             if self.closed:
                 return self.out.drain()
+            self._time_after_hold(now)
         if self._rematch_at is not None and now >= self._rematch_at:
             self._rematch_at = None
             if self.room.state == "over":
@@ -479,8 +485,10 @@ class RoomSession:
             old.room, old.seat = None, None
             self.out.error(old, "replaced", "Your seat was taken over by a newer connection of yours.", fatal=True)
         owner = self.owner
-        if owner is not None and owner is not peer and owner.closed and owner.seat == seat:
+        if (owner is None and seat == self.creator_seat) or (
+                owner is not None and owner is not peer and owner.closed and owner.seat == seat):
             self.owner = peer  # the creator, back at their seat, directs again
+            self.creator_seat = None
         peer.room, peer.seat = self, seat
         self.seated[seat] = peer
         self.awaited.discard(seat)
@@ -492,14 +500,39 @@ class RoomSession:
         self.out.tell(peer, "seated", room=self.room.name, seat=seat, token=token)
         self._send_room()
         self._views([peer])
-        if held and self._start_at is None:  # (a pause before the next deal still runs its course)
-            self._deal_if_full(now)
+        if held:
+            self._time_after_hold(now)
+
+    def _away(self, seat: int, now: float) -> None:
+        """Between games, `seat`'s peer is not connected: a person's seat is
+        held for them; a bot node's is freed at once, as before there was a
+        hold (a bot that comes back after its game, as a node that plays one
+        game a run does, looks for a game to play, not for the end of the
+        last one; one dropped by a restart of the host is held, `Lobby.reopen`)."""
+        x = self.room.seats[seat]
+        if x is not None and x.agent == "person":
+            self._hold(seat, now)
+        else:
+            self._free(seat, now)
 
     def _hold(self, seat: int, now: float) -> None:
         """Between games: keep `seat` for its person, whose connection is gone,
         for `Limits.seat_hold` seconds (`SEAT_HOLD`)."""
         self.room.set_connected(seat, False)
         self.held[seat] = now + self.lobby.limits.seat_hold
+
+    def _time_after_hold(self, now: float) -> None:
+        """A headless room with no deal timed (one opened again after a
+        restart, or waiting to be full) whose held seats are all back or let
+        go: its deal is timed as when its first person sits (`start_after`),
+        or dealt now if full. A pause before the next deal runs its course."""
+        if not self.auto_start or self.held or self._start_at is not None or self.room.state == "playing":
+            return
+        if self.start_after is not None:
+            if self.seated:
+                self._start_at = now + self.start_after
+        else:
+            self._deal_if_full(now)
 
     def _let_go(self, now: float, seats: list[int]) -> None:
         """Free the held `seats` (their hold ran out, or a game is being
@@ -556,14 +589,14 @@ class RoomSession:
 
     def _gone(self, peer: Peer, now: float) -> None:
         """The peer's connection ended: it keeps its seat (in a game the clock
-        plays for it; between games the seat is held for SEAT_HOLD seconds)."""
+        plays for it; between games a person's seat is held, `_away`)."""
         if peer.seat is not None and self.seated.get(peer.seat) is peer:
             seat = peer.seat
             del self.seated[seat]
             if self.room.state == "playing":
                 self.room.set_connected(seat, False)
             else:
-                self._hold(seat, now)
+                self._away(seat, now)
         self.spectators.discard(peer)
         peer.room = None
         self._send_room()
@@ -652,6 +685,9 @@ class RoomSession:
 
     def _stop(self) -> None:
         self.closed = True
+        if self._kept is not None:
+            self.keeper.forget_room(self.room.name)
+            self._kept = None
         self.lobby.drop_room(self)
         self.out.add(StopRoom(self))
 
@@ -772,10 +808,10 @@ class RoomSession:
             if not self.auto_start:
                 self._rematch_at = now + REMATCH_WAIT
             # a seat whose person is not connected now waits for them (SEAT_HOLD)
-            # until the next deal; a resumed table's too
+            # until the next deal (a resumed table's too); a bot node's is freed
             for s in range(room.n):
                 if room.seats[s] is not None and s not in self.seated:
-                    self._hold(s, now)
+                    self._away(s, now)
             self.awaited.clear()
             if self.auto_start:
                 # the next game: when the seats are full again (those who stay,
@@ -937,6 +973,44 @@ class RoomSession:
         msg = {"type": "room", "room": self.public()}
         for p in [*self.seated.values(), *self.spectators]:
             self.out.send(p, msg)
+        self._keep()
+
+    def _keep(self) -> None:
+        """With a store, keep what changed of the room (`kept`) for a restart
+        of the host; a room of a tournament is not kept (nor reopened)."""
+        if self.keeper is None or self.closed:
+            return
+        form = self.kept() if self.tournament is None else None
+        if form != self._kept:
+            if form is None:
+                self.keeper.forget_room(self.room.name)
+            else:
+                self.keeper.keep_room(self.room.name, form)
+            self._kept = form
+
+    def kept(self) -> dict[str, Any]:
+        """What a restarted host needs to open this room again between games
+        (`Lobby.reopen`): its settings, who sits where (names, tokens, agents,
+        profiles: the host's own file keeps them, as it keeps a match's), the
+        games played and the running score, the creator's seat."""
+        room = self.room
+        seats = []
+        for s, x in enumerate(room.seats):
+            profile = self.profile_of.get(s)
+            seats.append(None if x is None else {"name": x.name, "token": x.token, "agent": x.agent,
+                                                 "profile": profile.id if profile is not None else None})
+        owner = self.owner
+        # (a creator who dropped still holds the seat; one reopened and not back yet is `creator_seat`)
+        creator = owner.seat if owner is not None and owner.seat is not None and room.seats[owner.seat] is not None \
+            else self.creator_seat
+        return {
+            "game": room.game, "table": room.table, "players": room.n,
+            "options": {k: v for k, v in room.options.items() if k != "mode"}, "mode": room.mode,
+            "clock": room.clock, "password": room.password, "bot_level": room.bot_level,
+            "bot_delay": room.bot_delay, "stake": room.stake, "auto_start": self.auto_start,
+            "start_after": self.start_after, "rematch_after": self.rematch_after, "seed": self.seed,
+            "games": room.games, "tally": room.next_tally(), "seats": seats, "creator": creator,
+        }
 
     def public(self) -> dict[str, Any]:
         info = self.room.public(len(self.spectators))
