@@ -94,11 +94,15 @@ class Driver:
         self.send(peer, {"type": "create", "room": room, **settings})
         return self.lobby.rooms[room]
 
-    def play_out(self, session: RoomSession, limit: int = 5000) -> None:
-        """Let the clocks play every seat until the game ends (bounded)."""
+    def play_out(self, session: RoomSession, limit: int = 5000, present: tuple[int, ...] = ()) -> None:
+        """Let the clocks play every seat until the game ends (bounded); the
+        people at `present` are there (they send something each move, so the
+        autopilot never takes their seats)."""
         for _ in range(limit):
             if session.room.state != "playing":
                 return
+            for s in present:
+                session.room.referee.touch(s, self.now)
             self.tick(session, session.deadline())
         raise AssertionError("the game did not end")
 
@@ -465,7 +469,7 @@ def test_a_coin_game_posts_the_stakes_and_pays_the_pot_each_player_told(store):
         stake = d.last(p, "coins")
         assert (stake["reason"], stake["change"], stake["balance"]) == ("stake", -50, 950)
     mid = session.match.id
-    d.play_out(session)
+    d.play_out(session, present=(0, 1))  # (two people there: the autopilot would give their seats up)
     record = store.match(mid)
     assert record.status == "finished" and len(record.actions) == session.room.referee.state_id
     winners = record.outcome["winners"]

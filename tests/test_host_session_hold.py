@@ -86,7 +86,7 @@ def test_the_next_deal_does_not_wait_for_a_held_seat_and_stakes_nothing_for_it(s
     d.send(bob, {"type": "join", "room": "r"})
     token = d.got(bob, "seated")[0]["token"]
     d.send(ann, {"type": "start"})
-    d.play_out(session)
+    d.play_out(session, present=(0, 1))
     bob_id = session.profile_of[1].id
     coins = store.balance(bob_id)
     d.run(d.lobby.gone(bob))
@@ -248,3 +248,64 @@ def test_a_bot_nodes_seat_is_not_held_between_games():
     d.play_out(session)
     d.run(d.lobby.gone(node))
     assert session.room.seats[1] is None and session.held == {}
+
+
+def test_a_headless_rooms_timer_waits_for_a_held_person_and_says_when_it_deals():
+    """Found by a play-test: Ann's console, killed on the end screen of a room
+    that deals itself, came back 8 s later to "Your seat at R is gone": the
+    deal 10 s after the end had freed it. The timer now waits for a held
+    person (or their minute's end); once back, the room says when it deals."""
+    d = Driver()
+    session = d.lobby.create_room("auto", game="colormatch", table="classic", seats=3, auto_start=True,
+                                  start_after=4.0, rematch_after=2.0, bot_level="easy")
+    d.run(d.lobby.drain())
+    ann, bob = d.connect("Ann"), d.connect("Bob")
+    for p in (ann, bob):
+        d.send(p, {"type": "join", "room": "auto"})
+    d.tick(session, 4.0)
+    d.play_out(session)
+    ended = d.now
+    token = d.got(ann, "seated")[0]["token"]
+    d.run(d.lobby.gone(ann))
+    d.tick(session, ended + PEOPLE_PAUSE)  # the pause is over: no deal while Ann's seat is held
+    assert session.room.state == "over" and session.room.seats[0].name == "Ann"
+    d.now = ended + 20.0
+    back = d.connect("Ann", token=token)
+    assert d.last(back, "room")["room"]["deals_in"] == 4.0  # `start_after` from her return, said at once
+    d.tick(session, ended + 24.0)
+    assert session.room.state == "playing" and session.seated[0] is back
+    # and when she does not come back, the others play once her minute is over
+    d.play_out(session)
+    ended = d.now
+    d.run(d.lobby.gone(back))
+    d.tick(session, ended + PEOPLE_PAUSE)
+    assert session.room.state == "over"
+    d.tick(session, ended + SEAT_HOLD)
+    assert session.room.seats[0] is None and session.deadline() == ended + SEAT_HOLD + 4.0
+    d.tick(session, ended + SEAT_HOLD + 4.0)
+    assert session.room.state == "playing" and session.seated[1] is bob
+
+
+def test_a_person_the_autopilot_played_to_a_coin_games_end_is_not_staked_again(store):  # noqa: F811
+    """Found by a play-test: Ann sat in a coin room that deals itself and
+    walked away; the autopilot played her seat and the room staked her every
+    game. Now the seat is given up at the game's end (she is told), and the
+    next game stakes only those who play."""
+    d = Driver(StoreKeeper(store, strict=True))
+    session = d.lobby.create_room("pot", game="colormatch", table="classic", seats=3, auto_start=True,
+                                  start_after=1.0, rematch_after=2.0, bot_level="easy", stake=10)
+    d.run(d.lobby.drain())
+    ann = d.connect("Ann", profile=profile("Ann"))
+    bob = d.connect("Bob", profile=profile("Bob"))
+    for p in (ann, bob):
+        d.send(p, {"type": "join", "room": "pot"})
+    d.tick(session, 1.0)
+    ann_id = session.profile_of[0].id
+    session.room.referee.set_autopilot(0, d.now)  # Ann is away: the autopilot plays her seat
+    d.play_out(session, present=(1,))
+    left = d.last(ann, "left")
+    assert left["room"] == "pot" and "autopilot" in left["reason"] and ann.room is None
+    assert session.room.seats[0] is None and session.room.seats[1].name == "Bob"
+    coins = store.balance(ann_id)
+    d.tick(session, session.deadline())  # the next game
+    assert session.room.state == "playing" and session.match.kinds[0] == "bot" and store.balance(ann_id) == coins

@@ -191,7 +191,9 @@ class RoomSession:
                 self.open_rematch = True
                 self._send_room()
         if self._start_at is not None and now >= self._start_at and self.room.state != "playing":
-            if self.seated and ((self.room.is_full() and not self.held) or self.start_after is not None):
+            if self.held:  # a person's seat is held: the deal waits for them, or their minute's end
+                self._start_at = None  # (`_time_after_hold` times it again)
+            elif self.seated and (self.room.is_full() or self.start_after is not None):
                 self._auto_start(now)
             elif self.start_after is not None:  # nobody to play with yet: look again later
                 self._start_at = now + self.start_after
@@ -498,10 +500,28 @@ class RoomSession:
         if x is not None:
             x.agent = peer.agent
         self.out.tell(peer, "seated", room=self.room.name, seat=seat, token=token)
+        if held:
+            self._time_after_hold(now)  # (before the summary: it says when the room deals)
         self._send_room()
         self._views([peer])
-        if held:
-            self._time_after_hold(now)
+
+    def _idle_out(self, now: float) -> None:
+        """At a coin game's end, a person whose seat the autopilot was playing
+        (three moves missed in a row, nothing sent since) is not dealt into
+        the next game: their seat is freed, so no stake is posted for them,
+        and they are told why (`left`). A play-test saw a person who walked
+        away pay a stake every game of a room that deals itself."""
+        for s in self.room.referee.autopilot():
+            peer, x = self.seated.get(s), self.room.seats[s]
+            if peer is None or x is None or x.agent != "person":
+                continue  # (one whose connection is gone: `_away` holds the seat)
+            self._free(s, now)
+            self._detach(peer)
+            self.out.tell(peer, "left", room=self.room.name,
+                          reason="The autopilot played your seat to the end of the game, so it was given up: no "
+                                 "stake is taken for the next game. Sit again to play.")
+            if self.owner is peer:
+                self.owner = None
 
     def _away(self, seat: int, now: float) -> None:
         """Between games, `seat`'s peer is not connected: a person's seat is
@@ -807,6 +827,8 @@ class RoomSession:
             self._tournament_game(match_id)
             if not self.auto_start:
                 self._rematch_at = now + REMATCH_WAIT
+            if room.stake:
+                self._idle_out(now)
             # a seat whose person is not connected now waits for them (SEAT_HOLD)
             # until the next deal (a resumed table's too); a bot node's is freed
             for s in range(room.n):
