@@ -1161,3 +1161,15 @@ def test_tournament_standings_read_you_for_this_console():
     lines = tournament_lines(room, 40, "Ann")
     assert "7. You 1" in " ".join(lines) and "Ann" not in " ".join(lines)
     assert len(lines) > 1 and all(x.startswith("  ") for x in lines[1:])
+
+
+def test_esc_in_the_waiting_room_does_not_give_up_the_seat():
+    """Found by a play-test: Esc in the waiting room left the room (and the
+    creator's role) without a word, though the bar says "L leave" and Esc
+    also closes the chat field."""
+    ui = Console("Ann", kind="join")
+    ui.on_message({"type": "seated", "room": ROOM, "seat": 0, "token": "0" * 32}, 0.0)
+    ui.on_message(room_msg(3, state="open"), 0.0)
+    assert ui.screen == "waiting"
+    assert ui.press("escape") == [] and ui.screen == "waiting"
+    assert ui.press("L") == [("send", "leave", {})]

@@ -236,7 +236,8 @@ KEYS: tuple[Key, ...] = (
     Key(("L",), "leave_room", ("table",), "L leave the room", None, _not_playing, _over, kinds=("join",)),
     # -- the waiting room
     Key(("s",), "start", ("waiting",), "s start (bots fill empty seats)", None, None, lambda ui: ui.may_direct()),
-    Key(("L", "escape"), "leave_room", ("waiting",), "L leave", kinds=("join",)),
+    # (L alone: Esc, which also closes the chat field, left a seat without a word)
+    Key(("L",), "leave_room", ("waiting",), "L leave", kinds=("join",)),
     # -- connecting
     Key(("escape",), "cancel_connect", ("connecting",), "Esc back", kinds=("join",)),
     # -- the lobby: hosts, the address field, rooms, the form
