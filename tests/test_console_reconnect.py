@@ -228,6 +228,34 @@ def test_r_in_the_lobby_refreshes_the_balance(tmp_path):
         store.close()
 
 
+def test_a_console_whose_seat_another_console_took_goes_back_to_the_hosts():
+    """Found by a play-test: the console a second `lanmatch join` of the same
+    player replaced said "Disconnected" and went on offering `r` and `L`,
+    each answered "not connected", forever. It goes back to the hosts now,
+    saying where its seat is played."""
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        port = free_port()
+        host = await nursery.start(_run_host, port)
+        host.create_room("R", game="colormatch", table="classic", seats=3, bot_level="easy")
+        await join_net(session, nursery, join_args(port))
+        await _wait(lambda: session.client is not None and session.client.seat is not None, "seated")
+        other = Client("Ann", token=session.client.token)  # the player's second console, with the seat's token
+        nursery.start_soon(other.connect_once, (LOOPBACK, port))
+
+    async def script(session: Session, inp) -> None:
+        ui = session.ui
+        await until(lambda: ui.screen == "rooms" and any(r["name"] == "R" for r in ui.rooms), "the rooms", 20)
+        inp.send_text("\r")
+        await until(lambda: ui.picker is not None, "the seat picker")
+        inp.send_text("f")
+        await until(lambda: ui.screen == "hosts", "back at the hosts", 20)
+        assert "Your seat is played from your other console now" in screen_text(render_screen(ui, 0.0))
+        inp.send_text("q")
+
+    headless(lambda: Session(Console("Ann", kind="join"), net), script)
+
+
 # ------------------------------------------------------------------ a real terminal
 
 

@@ -563,6 +563,12 @@ class Session:
                     # (protocol 1: it got our hello, but no retry loop for a stranger)
                     self._leave_host(client, f"{not_welcomed(address, reason)}.")
                     return
+                if fatal is not None and fatal.get("code") == "replaced":
+                    # another console of this player took the seat: this one holds nothing there now
+                    # (a play-test's kept offering r and L, each answered "not connected")
+                    self._leave_host(client, "Your seat is played from your other console now (it took the seat "
+                                             "over): this one is back at the hosts; q quits it.")
+                    return
                 if fatal is not None and fatal.get("code") not in ("timeout", "slow_reader"):
                     ui.status = "disconnected"
                     ui.say(f"Disconnected: {fatal.get('message')}")
