@@ -36,6 +36,7 @@ from lanmatch.console.screen import render_screen, screen_text
 from lanmatch.net.client import Client
 from lanmatch.net.host import Host
 from lanmatch.net.hostbook import HostBook
+from lanmatch.net.seats import SeatBook
 from lanmatch.net.tls import Identity, short_fingerprint
 from lanmatch.store import Store
 
@@ -254,6 +255,43 @@ def test_a_console_whose_seat_another_console_took_goes_back_to_the_hosts():
         inp.send_text("q")
 
     headless(lambda: Session(Console("Ann", kind="join"), net), script)
+
+
+def test_a_seat_in_a_room_waiting_for_its_first_deal_is_kept_on_this_machine(tmp_path):
+    """Found by a play-test: a console killed while its room waited for its
+    first deal came back to the room list, its seat (held by the host) not
+    offered: only a game's views kept the seat's token. It is kept from the
+    waiting room on, for the minute the host holds the seat after a drop (the
+    way back with a kept token: the tmux tests above)."""
+    book = SeatBook(tmp_path / "seats.json")
+    port = free_port()
+    started = []
+
+    async def net(session: Session, nursery: trio.Nursery) -> None:
+        if not started:
+            host = await nursery.start(_run_host, port)
+            host.create_room("R", game="colormatch", table="classic", seats=3, bot_level="easy")
+            started.append(host)
+        await join_net(session, nursery, join_args(port))
+
+    def make() -> Session:
+        session = Session(Console("Ann", kind="join"), net)
+        session.seats = book
+        return session
+
+    async def sit(session: Session, inp) -> None:
+        ui = session.ui
+        await until(lambda: ui.screen == "rooms" and any(r["name"] == "R" for r in ui.rooms), "the rooms", 20)
+        inp.send_text("\r")
+        await until(lambda: ui.picker is not None, "the seat picker")
+        inp.send_text("f")
+        await until(lambda: ui.screen == "waiting", "seated, waiting")
+        await until(lambda: book.latest("Ann", time.time()) is not None, "the seat kept")
+        session.quit()  # (the host holds the seat; the console's next run comes back to it)
+
+    headless(make, sit)
+    kept = book.latest("Ann", time.time())
+    assert kept.room == "R" and kept.until > time.time()
 
 
 # ------------------------------------------------------------------ a real terminal

@@ -510,6 +510,16 @@ class Session:
                     seat.token, seat.n, seat.step, seat.room, seat.host, bool(seat.until)):
                 book.keep(seat)
                 client.saved = seat
+        elif typ == "room" and client.seat is not None and client.token and client.room_name \
+                and (msg.get("room") or {}).get("state") == "open":
+            # a seat waiting for its room's first deal: the host holds it a minute after a drop too
+            old = client.saved
+            seat = SavedSeat(self.ui.name, client.host_name, host, port, client.room_name, client.seat,
+                             client.token, now, until=now + SEAT_HOLD)
+            if old is None or (old.token, old.room, old.host) != (seat.token, seat.room, seat.host) \
+                    or now - old.saved > SEAT_HOLD / 4:  # (its minute renewed now and then, not at every summary)
+                book.keep(seat)
+                client.saved = seat
         elif typ == "left" or (typ == "error" and msg["code"] == "bad_token"):
             # (a `bye` keeps it: a host with a store resumes its games when it starts again)
             room = msg.get("room") if typ == "left" else client.saved.room if client.saved is not None else None

@@ -16,7 +16,7 @@ name and address) and room, with the last event number and state it saw
 gives the seat back, its hand and its clock. When its game ends the entry
 stays, marked `until` the host's hold of the seat between games runs out
 (`lanmatch.table.SEAT_HOLD`): a console killed between games takes the seat
-back too. The console forgets an entry when it leaves the room (or the room
+back too; so is a seat in a room waiting for its first deal. The console forgets an entry when it leaves the room (or the room
 is closed) and when the host says the token is unknown; an entry older than
 `KEEP_FOR`, or past its `until`, is dropped when the file is read. (A host's goodbye keeps it: a host with a
 store resumes its games when it starts again.)
