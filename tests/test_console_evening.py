@@ -392,3 +392,19 @@ def test_a_bye_in_the_hosts_own_words_is_said_once():
     assert seated.message == ("Kitchen closed the table: the host stopped. Your seat is kept: when Kitchen is "
                               "back, Enter on it takes you there.")
     assert seated.screen == "hosts"
+
+
+def test_a_host_that_says_goodbye_between_games_keeps_the_seat_and_the_cursor_goes_to_it():
+    """Found by a play-test: after Shed's Ctrl-C the console said the seat
+    was kept only in a running game, and left the cursor on Gazebo, whose
+    Enter said "Your seat at R is gone". A host with a store opens its rooms
+    between games again too; the cursor waits on the host of the kept seat."""
+    ui = Console("Ann", kind="join")
+    ui.set_hosts([HostRow("Gazebo", "127.0.0.1", 7401), HostRow("Shed", "127.0.0.1", 7402)])
+    ui.begin_connect("127.0.0.1", 7402, "Shed")
+    ui.on_message({"type": "welcome", "seq": 1, "protocol": 3, "host": "Shed", "server": "x", "coins": True}, 0.0)
+    ui.on_message({"type": "seated", "seq": 2, "room": ROOM, "seat": 0, "token": "0" * 32}, 0.0)
+    ui.on_message({**room_msg(3, state="over"), "seq": 3}, 0.0)
+    ui.on_message({"type": "bye", "seq": 4, "reason": "", "host": "Shed"}, 0.0)
+    assert ui.screen == "hosts" and ui.hosts[ui.host_sel].label == "Shed"
+    assert ui.message == "Shed closed the table. Your seat is kept: when Shed is back, Enter on it takes you there."

@@ -389,6 +389,7 @@ class Console:
         self.hosts: list[HostRow] = []
         self.host_key = ""  # the connected host's certificate fingerprint, short (`lanmatch host` prints the same)
         self.host_sel = 0
+        self.host_pref: tuple[str, int] | None = None  # the host the cursor goes to when it is listed (a kept seat's)
         self.address_text = ""
         self.address_focus = False
         self.browsing = kind == "join"
@@ -867,11 +868,12 @@ class Console:
         """The host said goodbye before closing: say why, back to the lobby."""
         host = shown(str(msg.get("host") or self.host_label or "The host"))
         reason = str(msg.get("reason") or "").strip().rstrip(".")
-        # a seat at a running game of a host that keeps a store: it resumes the game when it starts again,
-        # and this machine keeps the seat's token (a play-test was not told, and did not look for it)
+        # a seat at a host that keeps a store: it resumes the game, or opens the room between games
+        # again, when it starts again, and this machine keeps the seat's token (a play-test was not
+        # told, and did not look for it; another found the cursor on another host)
         kept = (f" Your seat is kept: when {host} is back, Enter on it takes you there."
-                if self.kind == "join" and self.seat is not None and self.msg is not None and self.outcome is None
-                and self.coins_host else "")
+                if self.kind == "join" and self.seat is not None and self.coins_host else "")
+        where = self.host_address
         if reason.startswith(f"{host} closed the table"):  # the host's own sentence says it all
             line = shown(reason) + "."
         else:
@@ -880,6 +882,9 @@ class Console:
             line = f"{host} closed the table" + (f" ({reason})." if reason else ".")
         self.say(line + kept)
         self.to_lobby()
+        if kept:
+            self.host_pref = where
+            self.set_hosts(self.hosts)
 
     def to_lobby(self, line: str | None = None) -> None:
         """Leave this host for the lobby (`line`: the one line saying why)."""
@@ -1545,6 +1550,9 @@ class Console:
         self.hosts = sorted(hosts, key=lambda h: h.label.lower())
         labels = [h.label for h in self.hosts]
         self.host_sel = labels.index(keep) if keep in labels else min(self.host_sel, max(0, len(self.hosts) - 1))
+        pref = [k for k, h in enumerate(self.hosts) if (h.address, h.port) == self.host_pref]
+        if pref:  # the host of a kept seat, once listed: the cursor on it
+            self.host_sel, self.host_pref = pref[0], None
 
     def _key_address_type(self, key: str) -> list[Intent]:
         if key == "backspace":
