@@ -408,3 +408,24 @@ def test_a_host_that_says_goodbye_between_games_keeps_the_seat_and_the_cursor_go
     ui.on_message({"type": "bye", "seq": 4, "reason": "", "host": "Shed"}, 0.0)
     assert ui.screen == "hosts" and ui.hosts[ui.host_sel].label == "Shed"
     assert ui.message == "Shed closed the table. Your seat is kept: when Shed is back, Enter on it takes you there."
+
+
+def test_a_console_that_comes_back_to_a_finished_game_names_it_as_it_was_played():
+    """Found by a play-test: Cat, back after a crash, read the last game's
+    points and standing under Dan's name, who sat in seat 1 after the game
+    (a bot had played it); the others read "Dan 0 won, 0 pts". The room's
+    `ended_names` (the seats' names when the game ended) label it now."""
+    hands = [["R1", "R2", "R3", "R4", "R5", "R6", "R7"], ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"]]
+    g = rigged("classic", hands, "R8", first=0)
+    sheds_reds(g)
+    ui = Console("Ann", kind="join")  # started again: it never saw the game under way
+    ui.on_message({"type": "seated", "seq": 1, "room": ROOM, "seat": 0, "token": "0" * 32}, 0.0)
+    after = room_msg(2, state="over", creator=0, tally={"wins": [1.0, 0.0], "points": [30, 0]}, games=1)
+    after["room"]["seats"][1] = {"seat": 1, "name": "Dan", "kind": "person", "connected": True}
+    after["room"]["ended_names"] = ["Ann", "Bot 1 (medium)"]
+    ui.on_message(after, 1.0)
+    push(ui, g, 1.0)
+    screen = text(ui)
+    assert re.search(r"^   Bot 1 \(medium\) +0 = \d+ held in all − \d+ own", screen, re.M)
+    assert "Dan" not in screen.split("This room after")[0].split("Points:")[1]
+    assert "This room after 1 game: You 2 won," in screen and "Dan 0 won, 0 pts" in screen

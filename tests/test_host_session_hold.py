@@ -309,3 +309,18 @@ def test_a_person_the_autopilot_played_to_a_coin_games_end_is_not_staked_again(s
     coins = store.balance(ann_id)
     d.tick(session, session.deadline())  # the next game
     assert session.room.state == "playing" and session.match.kinds[0] == "bot" and store.balance(ann_id) == coins
+
+
+def test_a_finished_room_says_whose_game_it_was_after_a_newcomer_sits():
+    """`ended_names`: the seats' names when the game ended, while the room is
+    over, whoever has sat since (the outcome's labels for a console that
+    comes back or starts watching then)."""
+    d = Driver()
+    session, ann, bob = finished_pair(d)
+    assert d.last(ann, "room")["room"]["ended_names"] == ["Ann", "Bob", "Bot 2 (easy)"]
+    dan = d.connect("Dan")
+    d.send(dan, {"type": "join", "room": "r", "seat": 2})
+    room = d.last(dan, "room")["room"]
+    assert room["names"] == ["Ann", "Bob", "Dan"] and room["ended_names"] == ["Ann", "Bob", "Bot 2 (easy)"]
+    d.send(ann, {"type": "rematch"})
+    assert "ended_names" not in d.last(dan, "room")["room"]

@@ -621,7 +621,15 @@ class Console:
     def outcome_names(self) -> list[str]:
         """The seats' names as they were when the game shown ended (a person
         may sit since where a bot played it): what its outcome is labelled with."""
-        return self._ended_names if self._ended_names is not None else self.names()
+        now = self.names()
+        room = self.room or {}
+        ended = room.get("ended_names")  # the host's word: a console that came back since knows no better
+        if isinstance(ended, list) and len(ended) == len(now):
+            seats = room.get("seats") or []
+            mine = seats[self.seat].get("name") if self.seat is not None and self.seat < len(seats) else None
+            return [now[s] if n is None or (s == self.seat and n == mine) else shown(str(n))
+                    for s, n in enumerate(ended)]
+        return self._ended_names if self._ended_names is not None else now
 
     # ------------------------------------------------------------ the host's messages
 

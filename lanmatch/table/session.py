@@ -153,6 +153,7 @@ class RoomSession:
         self.link: Any = None  # the I/O layer's handle on this room (the host's task); never used here
         self._kept: dict[str, Any] | None = None  # what the store keeps of this room (`kept`), as last written
         self.creator_seat: int | None = None  # a room opened again after a restart: its creator's seat
+        self._ended_names: list[Any] | None = None  # between games: the seats' names when the game ended
 
     # ------------------------------------------------------------ the clocks
 
@@ -750,6 +751,7 @@ class RoomSession:
         self._start_at = None
         self._rematch_at, self.open_rematch = None, False
         self.departed.clear()
+        self._ended_names = None
         if self.tournament is not None:
             self.tournament.deal(room.name)
         self.out.log(INFO, "room %s: game %d started (%s%s)", room.name, room.games, room.table or room.game,
@@ -822,6 +824,7 @@ class RoomSession:
             self._views()
         if ended:
             self.out.log(INFO, "room %s: game %d over: %s", room.name, room.games, room.referee.outcome["winners"])
+            self._ended_names = self.public()["names"]  # (before anyone gives a seat up or sits)
             match_id = self.match.id if self.match is not None else None
             self._finish()
             self._tournament_game(match_id)
@@ -1048,6 +1051,8 @@ class RoomSession:
             if seat["kind"] == "bot":
                 seat.update(name=name, left=True)  # a bot plays for the person who left
         info["names"] = [x["name"] for x in info["seats"]]  # the outcome's and the tally's seats, by name
+        if self._ended_names is not None and self.room.state == "over":
+            info["ended_names"] = list(self._ended_names)  # ... as they were when the game ended
         if self.tournament is not None:
             info["tournament"] = self.tournament.public()
         info["watchers"] = self.watchers()
