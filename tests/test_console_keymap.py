@@ -134,6 +134,13 @@ def tour() -> list[Console]:
         ui.on_message(room_msg(3, state="open", creator=0), 0.0)
         out.append(ui)
         out.append(Console("Ann", kind="play") if kind == "play" else _connecting())
+    away = Console("Ann", kind="join")  # a deal while a person is away: "deal without them?"
+    away.on_message({"type": "seated", "room": "R", "seat": 0, "token": "0" * 32}, 0.0)
+    waiting = room_msg(3, state="open", creator=0)
+    waiting["room"]["seats"][1] = {"seat": 1, "name": "Bob", "kind": "person", "connected": False}
+    away.on_message(waiting, 0.0)
+    away.press("s")
+    out.append(away)
     for kind in ("play", "join"):  # a host that stopped answering: the lobby, or more waiting
         gone = seated_ui(g, kind=kind)
         gone.host_gone()

@@ -1173,3 +1173,25 @@ def test_esc_in_the_waiting_room_does_not_give_up_the_seat():
     assert ui.screen == "waiting"
     assert ui.press("escape") == [] and ui.screen == "waiting"
     assert ui.press("L") == [("send", "leave", {})]
+
+
+def test_dealing_while_a_person_is_away_asks_first():
+    """Found by a play-test: Bob, directing after Ann's console dropped on the
+    end screen, pressed r and her seat went to a bot without a word; the seat
+    list showed "Ann away". r (or s) now asks, naming who waits."""
+    ui = Console("Bob", kind="join")
+    ui.on_message({"type": "seated", "room": ROOM, "seat": 1, "token": "0" * 32}, 0.0)
+    room = room_msg(3, state="open", creator=1)
+    room["room"]["director"] = 1
+    room["room"]["seats"][0] = {"seat": 0, "name": "Ann", "kind": "person", "connected": False}
+    room["room"]["seats"][1] = {"seat": 1, "name": "Bob", "kind": "person", "connected": True}
+    ui.on_message(room, 0.0)
+    assert ui.press("s") == [] and ui.overlay == "confirm_deal"
+    screen = text(ui)
+    assert "Deal without them?" in screen and "Ann is away" in screen and "y deals now" in screen
+    assert ui.press("n") == [] and ui.overlay is None  # any other key waits
+    ui.press("s")
+    assert ui.press("y") == [("send", "start", {})] and ui.overlay is None
+    room["room"]["seats"][0]["connected"] = True  # she is back: no question
+    ui.on_message(room, 0.0)
+    assert ui.press("s") == [("send", "start", {})]

@@ -277,7 +277,8 @@ KEYS: tuple[Key, ...] = (
     Key(("q",), "quit_now", ("host_gone",), "q quit"),
     Key(("y", "Y", "enter"), "quit_now", ("confirm_quit",), "y leave"),
     Key(("y", "Y", "enter", "L"), "leave_now", ("confirm_leave",), "L again (or y) leaves"),
-    Key((ANY,), "close", ("confirm_quit", "confirm_leave"), "any other key stays"),
+    Key(("y", "Y", "enter"), "deal_now", ("confirm_deal",), "y deals now"),
+    Key((ANY,), "close", ("confirm_quit", "confirm_leave", "confirm_deal"), "any other key stays"),
     # -- everywhere, whatever is on top
     Key(("c-c",), "quit_now", ("any",), "Ctrl-C quit", None, None, lambda ui: ui.screen_mode() == "address"),
 )

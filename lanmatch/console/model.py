@@ -366,7 +366,8 @@ class Console:
         self.name = name  # the player's name at the table
         self.kind = kind  # "play" (quick play: one table) or "join" (the lobby)
         self.screen = "connecting" if kind == "play" else "hosts"
-        self.overlay: str | None = None  # "help" | "confirm_quit" | "confirm_leave" | "confirm_stake" | "host_gone"
+        # "help" | "confirm_quit" | "confirm_leave" | "confirm_stake" | "confirm_deal" | "host_gone"
+        self.overlay: str | None = None
         self.picker: Picker | None = None
         self.prompt: TextPrompt | None = None
         self.message = ""
@@ -407,6 +408,7 @@ class Console:
         self.profile_note = ""  # why this console has no profile at this host ("" : it brought none)
         self.pending: dict[str, Any] | None = None  # a coin room waiting for "Enter" (overlay "confirm_stake")
         self._fee_line = ""
+        self._deal_typ = "rematch"  # what `confirm_deal`'s y sends: start or rematch
         # the table
         self.room: dict[str, Any] | None = None
         self.seat: int | None = None
@@ -1532,7 +1534,25 @@ class Console:
             who = self.director_name()
             self.say(f"{who[0].upper()}{who[1:]} {what}.")
             return []
+        if self.away() and self.overlay != "confirm_deal":
+            # a person's seat is held for them (their connection dropped): dealing now gives it to a bot
+            # (a play-test's stand-in director dealt without knowing it)
+            self.overlay, self._deal_typ = "confirm_deal", typ
+            return []
         return [("send", typ, {})]
+
+    def away(self) -> list[str]:
+        """The names of the people whose seats wait for them (dropped between games)."""
+        room = self.room or {}
+        if room.get("state") == "playing":
+            return []
+        return [str(x.get("name")) for x in room.get("seats") or []
+                if isinstance(x, dict) and x.get("kind") == "person" and not x.get("connected")
+                and x.get("seat") != self.seat]
+
+    def _key_deal_now(self, key: str) -> list[Intent]:
+        self.overlay = None
+        return [("send", self._deal_typ, {})]
 
     def _key_leave_room(self, key: str) -> list[Intent]:
         return [("send", "leave", {})]

@@ -844,6 +844,12 @@ def overlay_box(ui: Console, width: int, height: int = 24, now: float | None = N
                     width)
     if ui.overlay == "confirm_leave":
         return _box("Leave the room?", [_plain(" Give your seat up? A bot plays it from now on."), _keys_of(ui)], width)
+    if ui.overlay == "confirm_deal":
+        away = ui.away()
+        who = ", ".join(away) if away else "Someone"
+        return _box("Deal without them?", [
+            _plain(f" {who} {'is' if len(away) < 2 else 'are'} away: the connection dropped, and the seat waits"),
+            _plain(" a minute for them to come back. Deal now and a bot plays it."), _keys_of(ui)], width)
     if ui.overlay == "host_gone":
         host = ui.host_label or "The host"
         body = [_plain(f" {host} has not answered for a minute: it stopped, or the network is down.", "bold")]
