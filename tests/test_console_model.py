@@ -1195,3 +1195,16 @@ def test_dealing_while_a_person_is_away_asks_first():
     room["room"]["seats"][0]["connected"] = True  # she is back: no question
     ui.on_message(room, 0.0)
     assert ui.press("s") == [("send", "start", {})]
+
+
+def test_the_waiting_room_promises_bots_only_for_empty_seats():
+    """A play-test's room full of people read "the empty seats get bots"."""
+    ui = Console("Ann", kind="join")
+    ui.on_message({"type": "seated", "room": ROOM, "seat": 0, "token": "0" * 32}, 0.0)
+    room = room_msg(2, state="open", creator=0)
+    room["room"]["seats"][1] = {"seat": 1, "name": "Bob", "kind": "person", "connected": True}
+    ui.on_message(room, 0.0)
+    assert " Press s to start." in text(ui).splitlines() and "get bots" not in text(ui)
+    room["room"]["seats"][1] = {"seat": 1, "name": None, "kind": "empty", "connected": False}
+    ui.on_message(room, 0.0)
+    assert " Press s to start: the empty seats get bots." in text(ui).splitlines()

@@ -260,7 +260,7 @@ KEYS: tuple[Key, ...] = (
     Key(("escape",), "form_back", ("form",), "Esc back"),
     # -- every screen
     Key(("?",), "help", SCREENS, "? help", None, _not_typing, _help_shown),
-    Key(("q",), "quit", SCREENS, "q quit", ("q", "leave the table"), _not_typing, lambda ui: ui.screen_mode() != "form"),
+    Key(("q",), "quit", SCREENS, "q quit", ("q", "quit (during a game it asks first)"), _not_typing, lambda ui: ui.screen_mode() != "form"),
     # -- the layers over a screen: their boxes write these words
     Key((TEXT, "backspace"), "prompt_type", ("prompt",)),
     Key(("enter",), "prompt_confirm", ("prompt",), "Enter confirm"),

@@ -550,7 +550,9 @@ def waiting_screen(ui: Console, now: float, width: int, height: int) -> list[Lin
         lines.append(_countdown(ui, f"Press {keymap.key_name('start', 'waiting')} to start now",
                                 f"it deals itself in {math.ceil(deals_in)} s, bots in the empty seats"))
     elif ui.may_direct():
-        lines.append(_plain(f" Press {keymap.key_name('start', 'waiting')} to start: the empty seats get bots.", "bold"))
+        empty = any(isinstance(x, dict) and x.get("kind") == "empty" for x in room.get("seats") or [])
+        tail = ": the empty seats get bots." if empty else "."  # (every seat taken: no bot comes)
+        lines.append(_plain(f" Press {keymap.key_name('start', 'waiting')} to start{tail}", "bold"))
     else:
         lines.append(_plain(f" Waiting for {ui.director_name()} to start the game…"))
     return _with_footer(ui, lines + _chat_block(ui, width, height - len(lines) - 3), width, height)
