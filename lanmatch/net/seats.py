@@ -16,10 +16,12 @@ name and address) and room, with the last event number and state it saw
 gives the seat back, its hand and its clock. When its game ends the entry
 stays, marked `until` the host's hold of the seat between games runs out
 (`lanmatch.table.SEAT_HOLD`): a console killed between games takes the seat
-back too; so is a seat in a room waiting for its first deal. The console forgets an entry when it leaves the room (or the room
-is closed) and when the host says the token is unknown; an entry older than
-`KEEP_FOR`, or past its `until`, is dropped when the file is read. (A host's goodbye keeps it: a host with a
-store resumes its games when it starts again.)
+back too; a seat in a room waiting for its first deal is kept the same way.
+The console forgets an entry when it leaves the room (or the room is
+closed) and when the host says the token is unknown; an entry older than
+`KEEP_FOR`, or past its `until`, is dropped when the file is read. (A
+host's goodbye keeps it: a host with a store resumes its games, and opens
+its rooms between games again, when it starts again.)
 
 The file is small and written whole (`lanmatch.net.jsonfile`: renamed into
 place, 0600). A file that cannot be read is taken as empty (and replaced at
@@ -56,7 +58,7 @@ class SavedSeat:
     saved: float  # time.time() of the last write
     n: int = 0  # the last event number seen
     step: int = 0  # the last state (`view.step`) seen
-    until: float = 0.0  # a finished game's seat: held by the host until about then (time.time()); 0: a game runs
+    until: float = 0.0  # a seat between games: held by the host until about then (time.time()); 0: a game runs
 
     def key(self) -> tuple[str, str, str, int, str]:
         """What tells two entries apart: the player, the host (name and address), the room."""
