@@ -324,3 +324,34 @@ def test_a_finished_room_says_whose_game_it_was_after_a_newcomer_sits():
     assert room["names"] == ["Ann", "Bob", "Dan"] and room["ended_names"] == ["Ann", "Bob", "Bot 2 (easy)"]
     d.send(ann, {"type": "rematch"})
     assert "ended_names" not in d.last(dan, "room")["room"]
+
+
+def test_a_resumed_games_clocks_wait_for_its_people(store):  # noqa: F811
+    """Found by a play-test: after a host's restart people came back to
+    "Your move (4 s)": every clock had restarted at once while they were
+    still reconnecting. A resumed game with people now waits (paused, the
+    views say it) until they are back, or a minute at most."""
+    d = Driver(StoreKeeper(store, strict=True))
+    session, ann, bob = seated_pair(d, clock=30)
+    d.send(ann, {"type": "start"})
+    d.tick(session, session.deadline())
+    tokens = [d.got(p, "seated")[0]["token"] for p in (ann, bob)]
+    keeper = StoreKeeper(store, strict=True)
+    d2 = Driver(keeper)
+    (resumed,) = list(keeper.resume(lambda record, g: d2.lobby.resume(record, g, 100.0)))
+    d2.run(d2.lobby.drain())
+    ref = resumed.room.referee
+    assert ref.paused and resumed.deadline() == 100.0 + SEAT_HOLD
+    d2.now = 105.0
+    ann2 = d2.connect("Ann", token=tokens[0])
+    assert ref.paused and d2.last(ann2, "view").get("paused") is True  # Bob is not back yet
+    d2.now = 110.0
+    bob2 = d2.connect("Bob", token=tokens[1])
+    assert not ref.paused and resumed.grace_until is None
+    assert "paused" not in d2.last(bob2, "view") and resumed.deadline() <= 110.0 + 30.0
+    # and when nobody comes back, the clocks run once the minute is over
+    d3 = Driver(StoreKeeper(store, strict=True))
+    (again,) = list(d3.lobby.keeper.resume(lambda record, g: d3.lobby.resume(record, g, 200.0)))
+    d3.run(d3.lobby.drain())
+    d3.tick(again, 200.0 + SEAT_HOLD)
+    assert not again.room.referee.paused and again.deadline() <= 200.0 + SEAT_HOLD + 30.0

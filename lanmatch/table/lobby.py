@@ -602,6 +602,11 @@ class Lobby:
         session.match = Match(record.id, [x.kind for x in record.seats], stored=stored, base=stored)
         session.profile_of = profile_of
         session.awaited = set(agents)
+        if any(a == "person" for a in agents.values()):
+            # every clock waits (a pause the views tell) until the people are back, a minute at most:
+            # a play-test's people came back from a restart to "Your move (4 s)"
+            ref.pause(now)
+            session.grace_until = now + self.limits.seat_hold
         for x in room.seats:
             if x is not None:
                 self.tokens[x.token] = session

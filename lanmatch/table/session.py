@@ -154,6 +154,7 @@ class RoomSession:
         self._kept: dict[str, Any] | None = None  # what the store keeps of this room (`kept`), as last written
         self.creator_seat: int | None = None  # a room opened again after a restart: its creator's seat
         self._ended_names: list[Any] | None = None  # between games: the seats' names when the game ended
+        self.grace_until: float | None = None  # a resumed game: its clocks wait for its people until then
 
     # ------------------------------------------------------------ the clocks
 
@@ -175,12 +176,16 @@ class RoomSession:
             d = self._rematch_at if d is None else min(d, self._rematch_at)
         if self.held and self.room.state != "playing":
             d = min(self.held.values()) if d is None else min(d, *self.held.values())
+        if self.grace_until is not None:
+            d = self.grace_until if d is None else min(d, self.grace_until)
         return math.inf if d is None else d
 
     def wake(self, now: float) -> list[Any]:
         """The start timer of a headless room, if due at `now`; the end of a
         finished room's wait for its director's rematch."""
         self._clock = now
+        if self.grace_until is not None and now >= self.grace_until:
+            self._end_grace(now)
         if self.held and self.room.state != "playing":
             self._let_go(now, [s for s, until in self.held.items() if until <= now])
             if self.closed:
@@ -505,6 +510,20 @@ class RoomSession:
             self._time_after_hold(now)  # (before the summary: it says when the room deals)
         self._send_room()
         self._views([peer])
+        if self.grace_until is not None and not self._awaited_people():
+            self._end_grace(now)  # the last person of a resumed game is back: its clocks run
+
+    def _awaited_people(self) -> list[int]:
+        """The seats of a resumed game whose people have not come back yet."""
+        return [s for s in self.awaited if (x := self.room.seats[s]) is not None and x.agent == "person"]
+
+    def _end_grace(self, now: float) -> None:
+        """A resumed game's clocks, stopped while its people came back, run again."""
+        self.grace_until = None
+        ref = self.room.referee
+        if ref is not None and self.room.state == "playing" and ref.paused:
+            ref.resume(now)
+            self._views()
 
     def _idle_out(self, now: float) -> None:
         """At a coin game's end, a person whose seat the autopilot was playing
