@@ -229,6 +229,14 @@ def test_r_in_the_lobby_refreshes_the_balance(tmp_path):
         store.close()
 
 
+async def sit_in_r(ui: Console, inp) -> None:
+    """At the host's rooms (asyncio side): Enter on R, the first free seat."""
+    await until(lambda: ui.screen == "rooms" and any(r["name"] == "R" for r in ui.rooms), "the rooms", 20)
+    inp.send_text("\r")
+    await until(lambda: ui.picker is not None, "the seat picker")
+    inp.send_text("f")
+
+
 def test_a_console_whose_seat_another_console_took_goes_back_to_the_hosts():
     """Found by a play-test: the console a second `lanmatch join` of the same
     player replaced said "Disconnected" and went on offering `r` and `L`,
@@ -246,10 +254,7 @@ def test_a_console_whose_seat_another_console_took_goes_back_to_the_hosts():
 
     async def script(session: Session, inp) -> None:
         ui = session.ui
-        await until(lambda: ui.screen == "rooms" and any(r["name"] == "R" for r in ui.rooms), "the rooms", 20)
-        inp.send_text("\r")
-        await until(lambda: ui.picker is not None, "the seat picker")
-        inp.send_text("f")
+        await sit_in_r(ui, inp)
         await until(lambda: ui.screen == "hosts", "back at the hosts", 20)
         assert "Your seat is played from your other console now" in screen_text(render_screen(ui, 0.0))
         inp.send_text("q")
@@ -265,13 +270,10 @@ def test_a_seat_in_a_room_waiting_for_its_first_deal_is_kept_on_this_machine(tmp
     way back with a kept token: the tmux tests above)."""
     book = SeatBook(tmp_path / "seats.json")
     port = free_port()
-    started = []
 
     async def net(session: Session, nursery: trio.Nursery) -> None:
-        if not started:
-            host = await nursery.start(_run_host, port)
-            host.create_room("R", game="colormatch", table="classic", seats=3, bot_level="easy")
-            started.append(host)
+        host = await nursery.start(_run_host, port)
+        host.create_room("R", game="colormatch", table="classic", seats=3, bot_level="easy")
         await join_net(session, nursery, join_args(port))
 
     def make() -> Session:
@@ -280,12 +282,8 @@ def test_a_seat_in_a_room_waiting_for_its_first_deal_is_kept_on_this_machine(tmp
         return session
 
     async def sit(session: Session, inp) -> None:
-        ui = session.ui
-        await until(lambda: ui.screen == "rooms" and any(r["name"] == "R" for r in ui.rooms), "the rooms", 20)
-        inp.send_text("\r")
-        await until(lambda: ui.picker is not None, "the seat picker")
-        inp.send_text("f")
-        await until(lambda: ui.screen == "waiting", "seated, waiting")
+        await sit_in_r(session.ui, inp)
+        await until(lambda: session.ui.screen == "waiting", "seated, waiting")
         await until(lambda: book.latest("Ann", time.time()) is not None, "the seat kept")
         session.quit()  # (the host holds the seat; the console's next run comes back to it)
 

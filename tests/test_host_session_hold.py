@@ -27,6 +27,19 @@ def finished_pair(d: Driver, **settings):
     return session, ann, bob
 
 
+def auto_pair(d: Driver, start_after: float):
+    """A headless 3-seat room "auto" dealing `start_after` s after someone sits;
+    two people sit and it deals its first game."""
+    session = d.lobby.create_room("auto", game="colormatch", table="classic", seats=3, auto_start=True,
+                                  start_after=start_after, rematch_after=2.0, bot_level="easy")
+    d.run(d.lobby.drain())
+    first, second = d.connect("Ann"), d.connect("Bob")
+    for p in (first, second):
+        d.send(p, {"type": "join", "room": "auto"})
+    d.tick(session, start_after)
+    return session, first, second
+
+
 def test_a_seat_dropped_between_games_is_held_and_its_token_brings_it_back_with_the_standing():
     d = Driver()
     session, ann, bob = finished_pair(d)
@@ -192,28 +205,22 @@ def test_a_reopened_headless_room_deals_when_its_people_are_back_or_their_minute
     others reconnect; it deals `start_after` after the last is back, or with
     those who are back once the others' minute is over."""
     d = Driver(StoreKeeper(store, strict=True))
-    session = d.lobby.create_room("auto", game="colormatch", table="classic", seats=3, auto_start=True,
-                                  start_after=1.0, rematch_after=2.0, bot_level="easy")
-    d.run(d.lobby.drain())
-    a, b = d.connect("A"), d.connect("B")
-    for p in (a, b):
-        d.send(p, {"type": "join", "room": "auto"})
-    d.tick(session, 1.0)
+    session, a, b = auto_pair(d, 1.0)
     d.play_out(session)
     tokens = [d.got(p, "seated")[0]["token"] for p in (a, b)]
     kept = session.kept()
     for back_b in (True, False):
         store.keep_room("auto", kept, 0.0)  # the host stopped here (each round of the loop)
         d2, (room,) = reopened(store)
-        a2 = d2.connect("A", token=tokens[0])
+        a2 = d2.connect("Ann", token=tokens[0])
         d2.tick(room, 105.0)
         assert room.room.state == "open" and room.held.keys() == {1}  # B is not back: no deal yet
         if back_b:
             d2.now = 106.0
-            d2.connect("B", token=tokens[1])
+            d2.connect("Bob", token=tokens[1])
             assert room.deadline() == 107.0  # `start_after` from the last one back
             d2.tick(room, 107.0)
-            assert room.room.state == "playing" and room.room.seats[1].name == "B"
+            assert room.room.state == "playing" and room.room.seats[1].name == "Bob"
         else:
             d2.tick(room, 100.0 + SEAT_HOLD)  # B's minute is over: its seat freed, A plays
             assert room.room.seats[1] is None and room.deadline() == 101.0 + SEAT_HOLD
@@ -256,13 +263,7 @@ def test_a_headless_rooms_timer_waits_for_a_held_person_and_says_when_it_deals()
     deal 10 s after the end had freed it. The timer now waits for a held
     person (or their minute's end); once back, the room says when it deals."""
     d = Driver()
-    session = d.lobby.create_room("auto", game="colormatch", table="classic", seats=3, auto_start=True,
-                                  start_after=4.0, rematch_after=2.0, bot_level="easy")
-    d.run(d.lobby.drain())
-    ann, bob = d.connect("Ann"), d.connect("Bob")
-    for p in (ann, bob):
-        d.send(p, {"type": "join", "room": "auto"})
-    d.tick(session, 4.0)
+    session, ann, bob = auto_pair(d, 4.0)
     d.play_out(session)
     ended = d.now
     token = d.got(ann, "seated")[0]["token"]

@@ -124,9 +124,8 @@ async def test_create_refusals(nursery):
     assert (await q.expect("error"))["code"] == "no_room"
 
 
-async def test_rematch_keeps_the_seats_and_the_running_score(nursery):
-    host = await start_host(nursery)
-    a = await seated(host.port, "r", create={"game": "colormatch", "table": "toll", "seats": 2, "bots": "easy"})
+async def played_out(host, a: RawPeer):
+    """`a` (seat 0 of room r) starts it; the host plays its seat fast until the game is over."""
     await a.send({"type": "start"})
     await a.expect("view")
     actor = host.rooms["r"]
@@ -136,6 +135,13 @@ async def test_rematch_keeps_the_seats_and_the_running_score(nursery):
         while actor.room.state != "over":
             with trio.move_on_after(0.01):  # read as a peer does (a peer that never reads is cut off: slow_reader)
                 await a.recv(1.0)
+    return actor
+
+
+async def test_rematch_keeps_the_seats_and_the_running_score(nursery):
+    host = await start_host(nursery)
+    a = await seated(host.port, "r", create={"game": "colormatch", "table": "toll", "seats": 2, "bots": "easy"})
+    actor = await played_out(host, a)
     first = actor.room.referee.outcome
     await a.send({"type": "rematch"})
     view = await a.expect("view", state_id=0)
@@ -180,15 +186,7 @@ async def test_a_seat_dropped_between_games_is_held_and_its_token_brings_it_back
     host = await start_host(nursery)
     a = await seated(host.port, "r", create={"game": "colormatch", "table": "classic", "seats": 3, "bots": "easy"})
     token = next(m for m in a.got if m["type"] == "seated")["token"]
-    await a.send({"type": "start"})
-    await a.expect("view")
-    actor = host.rooms["r"]
-    actor.room.referee.set_room_bot(0, "easy", trio.current_time())  # let the host play our seat fast
-    actor.post(("resync", next(iter(actor.seated.values())), None))  # wake the room's task
-    with trio.fail_after(10):
-        while actor.room.state != "over":
-            with trio.move_on_after(0.01):  # read as a peer does
-                await a.recv(1.0)
+    actor = await played_out(host, a)
     first = actor.room.referee.outcome
     await a.aclose()  # dropped, between games
     with trio.fail_after(3):
