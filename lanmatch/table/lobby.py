@@ -615,7 +615,6 @@ class Lobby:
                      name, record.id, stored, len(agents))
         return session
 
-
     def reopen(self, name: str, data: dict[str, Any], now: float) -> RoomSession:
         """A room the host had open between games when it stopped, as its
         session kept it (`RoomSession.kept`), opened again at `now`: the same
@@ -651,7 +650,9 @@ class Lobby:
             if x["profile"] is not None:
                 session.profile_of[s] = self.keeper.profile_by_id(int(x["profile"]))
             session.held[s] = now + self.limits.seat_hold
-            self.tokens[x["token"]] = session
+        for x in room.seats:  # (only once the whole room could be read)
+            if x is not None:
+                self.tokens[x.token] = session
         session.creator_seat = data["creator"]
         session._kept = data  # (what the store holds of it now)
         self._open(session)
