@@ -1546,7 +1546,7 @@ class Console:
         room = self.room or {}
         if room.get("state") == "playing":
             return []
-        return [str(x.get("name")) for x in room.get("seats") or []
+        return [shown(str(x.get("name"))) for x in room.get("seats") or []
                 if isinstance(x, dict) and x.get("kind") == "person" and not x.get("connected")
                 and x.get("seat") != self.seat]
 
