@@ -496,31 +496,30 @@ class Session:
         host, port = client.address
         now = time.time()
         view = msg.get("view") if typ == "snapshot" else msg if typ == "view" else None
-        if view is not None and client.seat is not None and client.token and client.room_name:
+        seated = client.seat is not None and client.token and client.room_name
+        old = client.saved
+        if view is not None and seated:
             v = view["view"]
             events = v.get("events") or []
-            n = events[-1].get("n", 0) if events else (client.saved.n if client.saved is not None else 0)
-            old = client.saved
+            n = events[-1].get("n", 0) if events else (old.n if old is not None else 0)
+            step = int(v.get("step") or 0)
             # a finished game: the host holds the seat a while (from the end, or
             # from a return to it: a snapshot)
             until = now + SEAT_HOLD if v.get("outcome") is not None else 0.0
-            seat = SavedSeat(self.ui.name, client.host_name, host, port, client.room_name, client.seat,
-                             client.token, now, n=int(n), step=int(v.get("step") or 0), until=until)
-            if old is None or typ == "snapshot" or (old.token, old.n, old.step, old.room, old.host, bool(old.until)) != (
-                    seat.token, seat.n, seat.step, seat.room, seat.host, bool(seat.until)):
-                book.keep(seat)
-                client.saved = seat
-        elif typ == "room" and client.seat is not None and client.token and client.room_name \
-                and (msg.get("room") or {}).get("state") == "open":
+            fresh = typ == "snapshot" or (old is not None and (old.n, old.step, bool(old.until)) != (n, step, bool(until)))
+        elif typ == "room" and seated and (msg.get("room") or {}).get("state") == "open":
             # a seat waiting for its room's first deal: the host holds it a minute after a drop too
-            old = client.saved
+            n, step, until = 0, 0, now + SEAT_HOLD
+            fresh = old is not None and now - old.saved > SEAT_HOLD / 4  # (its minute renewed now and then)
+        else:
+            n = None
+        if n is not None:
             seat = SavedSeat(self.ui.name, client.host_name, host, port, client.room_name, client.seat,
-                             client.token, now, until=now + SEAT_HOLD)
-            if old is None or (old.token, old.room, old.host) != (seat.token, seat.room, seat.host) \
-                    or now - old.saved > SEAT_HOLD / 4:  # (its minute renewed now and then, not at every summary)
+                             client.token, now, n=int(n), step=step, until=until)
+            if fresh or old is None or (old.token, old.room, old.host) != (seat.token, seat.room, seat.host):
                 book.keep(seat)
                 client.saved = seat
-        elif typ == "left" or (typ == "error" and msg["code"] == "bad_token"):
+        if typ == "left" or (typ == "error" and msg["code"] == "bad_token"):
             # (a `bye` keeps it: a host with a store resumes its games when it starts again)
             room = msg.get("room") if typ == "left" else client.saved.room if client.saved is not None else None
             if room:

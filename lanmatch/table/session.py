@@ -843,7 +843,7 @@ class RoomSession:
             self._views()
         if ended:
             self.out.log(INFO, "room %s: game %d over: %s", room.name, room.games, room.referee.outcome["winners"])
-            self._ended_names = self.public()["names"]  # (before anyone gives a seat up or sits)
+            self._ended_names = self._names(self.room.public()["seats"])  # (before anyone gives a seat up or sits)
             match_id = self.match.id if self.match is not None else None
             self._finish()
             self._tournament_game(match_id)
@@ -1065,11 +1065,7 @@ class RoomSession:
         info["open_rematch"] = self.open_rematch  # any seated person may deal the rematch now
         if self._start_at is not None and self.room.state != "playing":  # it deals by itself then
             info["deals_in"] = round(max(0.0, self._start_at - self._clock), 1)
-        for s, name in self.departed.items():
-            seat = info["seats"][s]
-            if seat["kind"] == "bot":
-                seat.update(name=name, left=True)  # a bot plays for the person who left
-        info["names"] = [x["name"] for x in info["seats"]]  # the outcome's and the tally's seats, by name
+        info["names"] = self._names(info["seats"])  # the outcome's and the tally's seats, by name
         if self._ended_names is not None and self.room.state == "over":
             info["ended_names"] = list(self._ended_names)  # ... as they were when the game ended
         if self.tournament is not None:
@@ -1082,6 +1078,16 @@ class RoomSession:
                 if shown is not None:
                     info["seats"][s]["rating"] = shown
         return info
+
+    def _names(self, seats: list[dict[str, Any]]) -> list[Any]:
+        """Each seat's name, from the room's seat lines (`Room.public`), which
+        it marks where a bot plays for a person who left the running game:
+        that person's name, `left`."""
+        for s, name in self.departed.items():
+            seat = seats[s]
+            if seat["kind"] == "bot":
+                seat.update(name=name, left=True)
+        return [x["name"] for x in seats]
 
     def _snapshot(self, peer: Peer, now: float) -> None:
         view = None
